@@ -1,0 +1,130 @@
+/* io/config.h -- the validated simulation description: what io/deck.c produces from a deck and
+ * what solver/ consumes. Plain data, no libconfig or HDF5 types, so the solver never sees them.
+ *
+ * Units (docs/units.md): lengths in micrometres; times in "c-units" (1 = 1 um / c = 3.33564 fs);
+ * frequencies in c/um (f_THz = f * YEE_C_UM_THZ, wavelength_um = 1 / f in vacuum); fields in
+ * normalized units with eps0 = mu0 = c = 1 (H is stored as eta0*H so E and H have the same scale).
+ * Every entry that came from the deck keeps its deck line in a *_line field (0 when defaulted) so
+ * later stages can still report "file:line" for errors found after parsing (e.g. geometry).
+ */
+#ifndef YEE_IO_CONFIG_H
+#define YEE_IO_CONFIG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Speed of light: 1 c/um expressed in THz, and 1 c-unit of time in femtoseconds. */
+#define YEE_C_UM_THZ 299.792458
+#define YEE_TIME_UNIT_FS 3.3356409519815204
+/* Free-space impedance in ohms: converts conductivity in S/m to normalized units with
+ * sigma_norm[1/um] = sigma[S/m] * eta0[ohm] * 1e-6[m/um]. */
+#define YEE_ETA0_OHM 376.730313668
+
+#define YEE_NAME_LEN 64
+#define YEE_PATH_LEN 1024
+
+/* Field components, in the order used everywhere (arrays, bit masks, HDF5 names). */
+typedef enum yee_component {
+    YEE_EX = 0, YEE_EY, YEE_EZ, YEE_HX, YEE_HY, YEE_HZ, YEE_NCOMP
+} yee_component;
+
+/* Boundary condition of one face. A CPML face is backed by PEC at its outer wall. */
+typedef enum yee_boundary {
+    YEE_BC_PEC = 0, YEE_BC_CPML, YEE_BC_PERIODIC
+} yee_boundary;
+
+typedef enum yee_profile_kind {
+    YEE_PROFILE_GAUSSIAN = 0, /* sin carrier under a Gaussian envelope (broadband pulse) */
+    YEE_PROFILE_CW,           /* sin carrier switched on with a smooth ramp */
+    YEE_PROFILE_RICKER        /* Ricker (Mexican-hat) wavelet: 2nd derivative of a Gaussian */
+} yee_profile_kind;
+
+/* Time profile of a source. All times in c-units, frequencies in c/um. */
+typedef struct yee_profile {
+    yee_profile_kind kind;
+    double frequency; /* carrier (gaussian, cw) or peak (ricker) frequency */
+    double fwidth;    /* gaussian: 1/e half-width of the spectrum (envelope sigma_t = 1/(2 pi fwidth)) */
+    double delay;     /* time of the envelope peak (gaussian, ricker) or ramp start (cw) */
+    double ramp;      /* cw: duration of the smooth (raised-cosine) turn-on */
+    double amplitude; /* peak value of the current moment I*l in normalized units */
+} yee_profile;
+
+/* A point dipole: a current moment I*l(t) along one E component at one point. */
+typedef struct yee_source_cfg {
+    int line;               /* deck line of this source's group */
+    char name[YEE_NAME_LEN];
+    yee_component component; /* one of YEE_EX..YEE_EZ */
+    double position[3];     /* um */
+    yee_profile profile;
+} yee_source_cfg;
+
+typedef enum yee_monitor_kind {
+    YEE_MON_PROBE = 0,   /* time series of components at one point, every step */
+    YEE_MON_SNAPSHOT     /* components over a box, every `interval` steps */
+} yee_monitor_kind;
+
+typedef struct yee_monitor_cfg {
+    int line;
+    char name[YEE_NAME_LEN];
+    yee_monitor_kind kind;
+    unsigned components;    /* bit (1u << yee_component) per requested component */
+    double position[3];     /* probe: um */
+    double box_min[3];      /* snapshot: region, um (defaults to the whole domain) */
+    double box_max[3];
+    long interval;          /* snapshot: steps between frames (>= 1) */
+    long start;             /* snapshot: first step written (default 0 = initial fields skipped, see docs) */
+    int vtk;                /* snapshot: also write legacy VTK files, one per component and frame */
+} yee_monitor_cfg;
+
+typedef struct yee_config {
+    char deck_path[YEE_PATH_LEN];
+    char name[YEE_NAME_LEN];      /* run name: output files are <out_dir>/<name>.h5 etc. */
+    char out_dir[YEE_PATH_LEN];
+
+    /* Grid. The domain spans [origin, origin + n*dx) on each axis and includes the CPML. */
+    int n[3];            /* cells per axis */
+    double dx[3];        /* cell size per axis, um */
+    double origin[3];    /* lower corner, um */
+
+    /* Time stepping. */
+    double courant;      /* fraction of the 3D Courant limit, (0, 1] */
+    double dt;           /* c-units, = courant / sqrt(sum 1/dx^2) */
+    long steps;          /* number of full E+H steps */
+
+    /* Uniform background medium. */
+    double eps_r;        /* relative permittivity, >= 1 */
+    double sigma;        /* conductivity, S/m, >= 0 */
+
+    /* Boundaries: [axis][0 = low face, 1 = high face]. */
+    yee_boundary boundary[3][2];
+    int pml_cells[3][2];     /* CPML thickness in cells (0 when the face is not CPML) */
+    double pml_order;        /* polynomial grading order m of sigma and kappa */
+    double pml_sigma_factor; /* sigma_max = factor * 0.8 (m+1) / (dx sqrt(eps_r)), Taflove eq. 7.67 */
+    double pml_kappa_max;    /* >= 1 */
+    double pml_alpha_max;    /* CFS alpha at the inner interface, c/um (normalized by eps0) */
+
+    int nsources;
+    yee_source_cfg *sources;     /* owned; freed by yee_config_free */
+    int nmonitors;
+    yee_monitor_cfg *monitors;   /* owned */
+
+    long check_interval;     /* steps between NaN/Inf and energy-growth checks */
+} yee_config;
+
+/* Name of a component ("Ex", ...); NULL for an invalid value. */
+const char *yee_component_name(int c);
+
+/* Parse "Ex".."Hz" (case-insensitive); returns the component or -1. */
+int yee_component_parse(const char *s);
+
+/* Release what a config owns; leaves it zeroed. Safe on a zeroed config. */
+void yee_config_free(yee_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

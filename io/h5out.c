@@ -1,0 +1,698 @@
+/* io/h5out.c -- the run's HDF5 file through parallel HDF5 (MPI-IO driver, even on one rank), and
+ * the XDMF sidecar that lets ParaView read the snapshots without a plugin.
+ *
+ * Every entry point is collective: dataset and attribute creation take identical arguments on all
+ * ranks, data goes through collective transfers, and a rank without data selects nothing but still
+ * takes part. Argument checks are agreed with one MPI_Allreduce before any collective HDF5 call, so
+ * a bad block on one rank fails every rank instead of leaving the others waiting in H5Dwrite.
+ * This file does not decide what to sample or when; solver/ does.
+ */
+#include "io/h5out.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef YEE_VERSION
+#define YEE_VERSION "0.1.0"
+#endif
+
+#ifdef YEE_DOUBLE
+#define H5_REAL H5T_NATIVE_DOUBLE
+#else
+#define H5_REAL H5T_NATIVE_FLOAT
+#endif
+
+#define UNITS_TEXT                                                                                 \
+    "length: um; time: c-units (1 = um/c = 3.33564 fs); fields: normalized (eps0 = mu0 = c = 1, " \
+    "H stored as eta0*H)"
+
+/* One /snapshots/<monitor>/<Comp> dataset and the frame labels collected for it. The labels stay
+ * in memory and become attributes at close, so they are right however many frames were written. */
+typedef struct snap {
+    char monitor[YEE_NAME_LEN];
+    int component;
+    int64_t shape[3]; /* nx, ny, nz */
+    double origin[3];
+    double spacing[3];
+    long nframes;
+    long frames_written; /* highest written frame + 1 */
+    long *steps;         /* [nframes], -1 until written */
+    double *times;       /* [nframes], NaN until written */
+    hid_t dset;
+} snap;
+
+struct yee_h5 {
+    char path[YEE_PATH_LEN];
+    MPI_Comm comm;
+    int rank;
+    hid_t file;
+    hid_t dxpl; /* collective transfer list */
+    int nsnaps, cap;
+    snap *snaps;
+};
+
+/* ---- small helpers ---- */
+
+/* Innermost HDF5 error description (the one that says what really went wrong). */
+static herr_t first_error(unsigned n, const H5E_error2_t *e, void *data)
+{
+    char *buf = (char *)data;
+    if (n == 0 && e->desc)
+        snprintf(buf, 512, "%s", e->desc);
+    return 0;
+}
+
+static const char *h5_reason(char buf[512])
+{
+    buf[0] = '\0';
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_error, buf);
+    if (!buf[0])
+        snprintf(buf, 512, "HDF5 error");
+    return buf;
+}
+
+/* YEE_ERR_IO naming the file and the object; `what` says which operation failed. */
+#define H5_FAIL(h, err, what, obj)                                                                 \
+    do {                                                                                           \
+        char why_[512];                                                                            \
+        return YEE_FAIL((err), YEE_ERR_IO, "%s '%s%s%s': %s", (what), (h)->path,                  \
+                        (obj)[0] ? ":" : "", (obj), h5_reason(why_));                              \
+    } while (0)
+
+static int all_ok(MPI_Comm comm, int ok)
+{
+    int all = 0;
+    if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return 0;
+    return all;
+}
+
+/* Write (creating or overwriting) attribute `name` on loc: type `type`, rank 0..2 dims. */
+static herr_t set_attr(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
+                       const void *buf)
+{
+    hid_t space = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, NULL);
+    if (space < 0)
+        return -1;
+    hid_t a;
+    htri_t exists = H5Aexists(loc, name);
+    if (exists > 0)
+        a = H5Aopen(loc, name, H5P_DEFAULT);
+    else if (exists == 0)
+        a = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    else
+        a = -1;
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, buf);
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    H5Sclose(space);
+    return rc;
+}
+
+/* Strings are variable-length UTF-8: h5py returns them as str, and a long deck does not hit the
+ * 64 KiB limit of attributes in the object header (the text lives in the global heap). */
+static herr_t set_str_attr(hid_t loc, const char *name, const char *text)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    herr_t rc = H5Tset_size(t, H5T_VARIABLE);
+    if (rc >= 0)
+        rc = H5Tset_cset(t, H5T_CSET_UTF8);
+    const char *p = text ? text : "";
+    if (rc >= 0)
+        rc = set_attr(loc, name, t, 0, NULL, &p);
+    H5Tclose(t);
+    return rc;
+}
+
+static herr_t set_doubles(hid_t loc, const char *name, hsize_t n, const double *v)
+{
+    return set_attr(loc, name, H5T_NATIVE_DOUBLE, 1, &n, v);
+}
+
+/* Open group `name` under loc, creating it when missing. */
+static hid_t open_or_create_group(hid_t loc, const char *name)
+{
+    htri_t exists = H5Lexists(loc, name, H5P_DEFAULT);
+    if (exists > 0)
+        return H5Gopen2(loc, name, H5P_DEFAULT);
+    if (exists == 0)
+        return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    return -1;
+}
+
+/* A monitor name becomes one path element: no '/', not empty, not "." or "..". */
+static int valid_name(const char *s)
+{
+    return s && s[0] && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0 &&
+           strlen(s) < YEE_NAME_LEN;
+}
+
+/* ---- create ---- */
+
+static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_text,
+                            yee_err *err)
+{
+    hid_t root = h->file;
+    hsize_t three = 3;
+    double dt_fs = cfg->dt * YEE_TIME_UNIT_FS;
+    int64_t steps = cfg->steps;
+    if (set_str_attr(root, "yee_version", YEE_VERSION) < 0 ||
+        set_str_attr(root, "name", cfg->name) < 0 || set_str_attr(root, "deck", deck_text) < 0 ||
+        set_attr(root, "n", H5T_NATIVE_INT, 1, &three, cfg->n) < 0 ||
+        set_doubles(root, "dx", 3, cfg->dx) < 0 ||
+        set_doubles(root, "origin", 3, cfg->origin) < 0 ||
+        set_attr(root, "dt", H5T_NATIVE_DOUBLE, 0, NULL, &cfg->dt) < 0 ||
+        set_attr(root, "dt_fs", H5T_NATIVE_DOUBLE, 0, NULL, &dt_fs) < 0 ||
+        set_attr(root, "steps", H5T_NATIVE_INT64, 0, NULL, &steps) < 0 ||
+        set_str_attr(root, "precision", YEE_REAL_NAME) < 0 ||
+        set_str_attr(root, "units", UNITS_TEXT) < 0)
+        H5_FAIL(h, err, "cannot write run attributes to", "/");
+    return YEE_OK;
+}
+
+int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
+                  yee_h5 **out, yee_err *err)
+{
+    *out = NULL;
+    if (!path || !cfg)
+        return YEE_FAIL(err, YEE_ERR_IO, "yee_h5_create: no path or config");
+    /* yee reports HDF5 failures itself, once, naming the file; HDF5's stack dump is noise. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    yee_h5 *h = (yee_h5 *)calloc(1, sizeof *h);
+    if (!h)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the HDF5 writer for '%s'", path);
+    snprintf(h->path, sizeof h->path, "%s", path);
+    h->comm = comm;
+    h->file = h->dxpl = -1;
+    MPI_Comm_rank(comm, &h->rank);
+
+    int rc = YEE_OK;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0) {
+        char why[512];
+        rc = YEE_FAIL(err, YEE_ERR_IO, "cannot set up parallel HDF5 for '%s': %s", path,
+                      h5_reason(why));
+    } else {
+        h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        if (h->file < 0) {
+            char why[512];
+            rc = YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s': %s", path, h5_reason(why));
+        }
+    }
+    if (fapl >= 0)
+        H5Pclose(fapl);
+
+    if (rc == YEE_OK) {
+        h->dxpl = H5Pcreate(H5P_DATASET_XFER);
+        if (h->dxpl < 0 || H5Pset_dxpl_mpio(h->dxpl, H5FD_MPIO_COLLECTIVE) < 0) {
+            char why[512];
+            rc = YEE_FAIL(err, YEE_ERR_IO, "cannot set up collective transfers for '%s': %s",
+                          path, h5_reason(why));
+        }
+    }
+    if (rc == YEE_OK)
+        rc = write_root_attrs(h, cfg, deck_text, err);
+    if (rc != YEE_OK) {
+        if (h->dxpl >= 0)
+            H5Pclose(h->dxpl);
+        if (h->file >= 0)
+            H5Fclose(h->file);
+        free(h);
+        return rc;
+    }
+    *out = h;
+    return YEE_OK;
+}
+
+/* ---- snapshots ---- */
+
+int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const int64_t shape[3],
+                           const double origin[3], const double spacing[3], long nframes,
+                           int *out_id, yee_err *err)
+{
+    const char *cname = yee_component_name(component);
+    if (!valid_name(monitor))
+        return YEE_FAIL(err, YEE_ERR_IO, "%s: invalid snapshot monitor name '%s'", h->path,
+                        monitor ? monitor : "(null)");
+    if (!cname)
+        return YEE_FAIL(err, YEE_ERR_IO, "%s: snapshot '%s': invalid component %d", h->path,
+                        monitor, component);
+    if (shape[0] < 1 || shape[1] < 1 || shape[2] < 1 || nframes < 0)
+        return YEE_FAIL(err, YEE_ERR_IO,
+                        "%s: snapshot '%s/%s': bad shape %lld x %lld x %lld or %ld frames",
+                        h->path, monitor, cname, (long long)shape[0], (long long)shape[1],
+                        (long long)shape[2], nframes);
+    for (int s = 0; s < h->nsnaps; s++)
+        if (h->snaps[s].component == component && strcmp(h->snaps[s].monitor, monitor) == 0)
+            return YEE_FAIL(err, YEE_ERR_IO, "%s: snapshot '%s/%s' defined twice", h->path,
+                            monitor, cname);
+
+    if (h->nsnaps == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 8;
+        snap *s = (snap *)realloc(h->snaps, (size_t)cap * sizeof *s);
+        if (!s)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "%s: cannot grow the snapshot table", h->path);
+        h->snaps = s;
+        h->cap = cap;
+    }
+    snap *s = &h->snaps[h->nsnaps];
+    memset(s, 0, sizeof *s);
+    s->dset = -1;
+    snprintf(s->monitor, sizeof s->monitor, "%s", monitor);
+    s->component = component;
+    s->nframes = nframes;
+    for (int a = 0; a < 3; a++) {
+        s->shape[a] = shape[a];
+        s->origin[a] = origin[a];
+        s->spacing[a] = spacing[a];
+    }
+    size_t nf = nframes > 0 ? (size_t)nframes : 1;
+    s->steps = (long *)malloc(nf * sizeof *s->steps);
+    s->times = (double *)malloc(nf * sizeof *s->times);
+    if (!s->steps || !s->times) {
+        free(s->steps);
+        free(s->times);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "%s: cannot allocate frame labels of '%s/%s'",
+                        h->path, monitor, cname);
+    }
+    for (long f = 0; f < nframes; f++) {
+        s->steps[f] = -1;
+        s->times[f] = NAN;
+    }
+
+    char obj[2 * YEE_NAME_LEN + 16];
+    snprintf(obj, sizeof obj, "/snapshots/%s/%s", monitor, cname);
+    hid_t g_snap = -1, g_mon = -1, space = -1, dcpl = -1;
+    int ok = 0;
+    do {
+        if ((g_snap = open_or_create_group(h->file, "snapshots")) < 0)
+            break;
+        if ((g_mon = open_or_create_group(g_snap, monitor)) < 0)
+            break;
+        hsize_t dims[4] = {(hsize_t)nframes, (hsize_t)shape[2], (hsize_t)shape[1],
+                           (hsize_t)shape[0]};
+        if ((space = H5Screate_simple(4, dims, NULL)) < 0)
+            break;
+        /* Contiguous, allocated up front (parallel HDF5 needs that anyway), never pre-filled:
+         * filling would write the whole dataset once more for nothing. */
+        if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 || H5Pset_layout(dcpl, H5D_CONTIGUOUS) < 0 ||
+            H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
+            H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)
+            break;
+        s->dset = H5Dcreate2(g_mon, cname, H5_REAL, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        if (s->dset < 0)
+            break;
+        if (set_doubles(s->dset, "origin", 3, s->origin) < 0 ||
+            set_doubles(s->dset, "spacing", 3, s->spacing) < 0)
+            break;
+        ok = 1;
+    } while (0);
+    char why[512];
+    if (!ok)
+        h5_reason(why);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    if (g_mon >= 0)
+        H5Gclose(g_mon);
+    if (g_snap >= 0)
+        H5Gclose(g_snap);
+    if (!ok) {
+        if (s->dset >= 0)
+            H5Dclose(s->dset);
+        free(s->steps);
+        free(s->times);
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s:%s': %s", h->path, obj, why);
+    }
+    *out_id = h->nsnaps++;
+    return YEE_OK;
+}
+
+int yee_h5_snapshot_write(yee_h5 *h, int id, long frame, long step, double time,
+                          const int64_t start[3], const int64_t count[3], const yee_real *data,
+                          yee_err *err)
+{
+    /* Check locally, then agree: every rank must enter the collective write or none. */
+    int ok = id >= 0 && id < h->nsnaps;
+    snap *s = ok ? &h->snaps[id] : NULL;
+    int empty = 0;
+    if (ok) {
+        ok = frame >= 0 && frame < s->nframes;
+        for (int a = 0; a < 3 && ok; a++) {
+            if (count[a] == 0)
+                empty = 1;
+            ok = start[a] >= 0 && count[a] >= 0 && start[a] + count[a] <= s->shape[a];
+        }
+        if (ok && !empty && !data)
+            ok = 0;
+    }
+    if (!ok) {
+        if (!s)
+            YEE_FAIL(err, YEE_ERR_IO, "%s: invalid snapshot id %d", h->path, id);
+        else
+            YEE_FAIL(err, YEE_ERR_IO,
+                     "%s:/snapshots/%s/%s: frame %ld (of %ld) block start (%lld,%lld,%lld) count "
+                     "(%lld,%lld,%lld) outside %lld x %lld x %lld or no data",
+                     h->path, s->monitor, yee_component_name(s->component), frame, s->nframes,
+                     (long long)start[0], (long long)start[1], (long long)start[2],
+                     (long long)count[0], (long long)count[1], (long long)count[2],
+                     (long long)s->shape[0], (long long)s->shape[1], (long long)s->shape[2]);
+    }
+    if (!all_ok(h->comm, ok)) {
+        if (ok)
+            YEE_FAIL(err, YEE_ERR_IO, "%s: snapshot write refused on another rank", h->path);
+        return YEE_ERR_IO;
+    }
+
+    char obj[2 * YEE_NAME_LEN + 16];
+    snprintf(obj, sizeof obj, "/snapshots/%s/%s", s->monitor, yee_component_name(s->component));
+    hid_t fspace = H5Dget_space(s->dset);
+    hsize_t mdims[3] = {empty ? 1 : (hsize_t)count[2], empty ? 1 : (hsize_t)count[1],
+                        empty ? 1 : (hsize_t)count[0]};
+    hid_t mspace = H5Screate_simple(3, mdims, NULL);
+    herr_t rc = fspace < 0 || mspace < 0 ? -1 : 0;
+    if (rc >= 0 && empty) {
+        rc = H5Sselect_none(fspace);
+        if (rc >= 0)
+            rc = H5Sselect_none(mspace);
+    } else if (rc >= 0) {
+        hsize_t off[4] = {(hsize_t)frame, (hsize_t)start[2], (hsize_t)start[1],
+                          (hsize_t)start[0]};
+        hsize_t cnt[4] = {1, (hsize_t)count[2], (hsize_t)count[1], (hsize_t)count[0]};
+        rc = H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL);
+    }
+    /* A rank with nothing to write still joins the collective call with an empty selection. */
+    static const yee_real dummy = 0;
+    if (rc >= 0)
+        rc = H5Dwrite(s->dset, H5_REAL, mspace, fspace, h->dxpl, empty ? &dummy : data);
+    char why[512];
+    if (rc < 0)
+        h5_reason(why);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (rc < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot write frame %ld of '%s:%s': %s", frame, h->path,
+                        obj, why);
+    s->steps[frame] = step;
+    s->times[frame] = time;
+    if (frame + 1 > s->frames_written)
+        s->frames_written = frame + 1;
+    return YEE_OK;
+}
+
+/* ---- probes ---- */
+
+int yee_h5_probe_write(yee_h5 *h, const char *monitor, int ncomp, const int *comps,
+                       const double *positions, const double *t0, double dt, long nsteps,
+                       const yee_real *data, yee_err *err)
+{
+    int ok = valid_name(monitor) && ncomp >= 1 && ncomp <= YEE_NCOMP && nsteps >= 0;
+    for (int c = 0; ok && c < ncomp; c++)
+        ok = yee_component_name(comps[c]) != NULL;
+    if (!ok)
+        YEE_FAIL(err, YEE_ERR_IO, "%s: probe '%s': invalid name, %d components or %ld steps",
+                 h->path, monitor ? monitor : "(null)", ncomp, nsteps);
+    /* Exactly one rank owns the probe's rows; count the owners while agreeing on the checks. */
+    int mine[2] = {ok ? 0 : 1, data ? 1 : 0}, sum[2] = {1, 0};
+    if (MPI_Allreduce(mine, sum, 2, MPI_INT, MPI_SUM, h->comm) != MPI_SUCCESS)
+        return YEE_FAIL(err, YEE_ERR_MPI, "%s: probe '%s': MPI_Allreduce failed", h->path,
+                        monitor ? monitor : "(null)");
+    if (sum[0] > 0) {
+        if (ok)
+            YEE_FAIL(err, YEE_ERR_IO, "%s: probe write refused on another rank", h->path);
+        return YEE_ERR_IO;
+    }
+    if (sum[1] != 1)
+        return YEE_FAIL(err, YEE_ERR_IO, "%s: probe '%s' has %d owning ranks (need exactly 1)",
+                        h->path, monitor, sum[1]);
+
+    /* "Ex,Ez" */
+    char names[YEE_NCOMP * 4];
+    names[0] = '\0';
+    for (int c = 0; c < ncomp; c++) {
+        if (c)
+            strcat(names, ",");
+        strcat(names, yee_component_name(comps[c]));
+    }
+
+    char obj[YEE_NAME_LEN + 16];
+    snprintf(obj, sizeof obj, "/probes/%s", monitor);
+    hid_t g = -1, fspace = -1, mspace = -1, dset = -1;
+    herr_t rc = -1;
+    do {
+        if ((g = open_or_create_group(h->file, "probes")) < 0)
+            break;
+        hsize_t dims[2] = {(hsize_t)nsteps, (hsize_t)ncomp};
+        if ((fspace = H5Screate_simple(2, dims, NULL)) < 0)
+            break;
+        if ((dset = H5Dcreate2(g, monitor, H5_REAL, fspace, H5P_DEFAULT, H5P_DEFAULT,
+                               H5P_DEFAULT)) < 0)
+            break;
+        hsize_t mdims[2] = {nsteps > 0 ? (hsize_t)nsteps : 1, (hsize_t)ncomp};
+        if ((mspace = H5Screate_simple(2, mdims, NULL)) < 0)
+            break;
+        if (!data || nsteps == 0) {
+            if (H5Sselect_none(fspace) < 0 || H5Sselect_none(mspace) < 0)
+                break;
+        }
+        static const yee_real dummy = 0;
+        if (H5Dwrite(dset, H5_REAL, mspace, fspace, h->dxpl,
+                     (data && nsteps > 0) ? data : &dummy) < 0)
+            break;
+        hsize_t pdims[2] = {(hsize_t)ncomp, 3};
+        if (set_str_attr(dset, "components", names) < 0 ||
+            set_attr(dset, "position", H5T_NATIVE_DOUBLE, 2, pdims, positions) < 0 ||
+            set_doubles(dset, "t0", (hsize_t)ncomp, t0) < 0 ||
+            set_attr(dset, "dt", H5T_NATIVE_DOUBLE, 0, NULL, &dt) < 0)
+            break;
+        rc = 0;
+    } while (0);
+    char why[512];
+    if (rc < 0)
+        h5_reason(why);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (dset >= 0)
+        H5Dclose(dset);
+    if (g >= 0)
+        H5Gclose(g);
+    if (rc < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s:%s': %s", h->path, obj, why);
+    return YEE_OK;
+}
+
+/* ---- XDMF sidecar ---- */
+
+/* Print s with the five XML special characters escaped. */
+static void xml_puts(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        case '\'': fputs("&apos;", fp); break;
+        default: fputc(*s, fp);
+        }
+    }
+}
+
+/* Shortest %g text that reads back as exactly v (0.1 rather than 0.10000000000000001). */
+static const char *fmt_g(char buf[32], double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+/* One uniform grid for component s at frame f: 3DCoRectMesh whose ORIGIN_DXDYDZ values are in
+ * z y x order (XDMF's slowest-first convention), and a hyperslab of frame f of the dataset. */
+static void xmf_grid(FILE *fp, const snap *s, long f, const char *h5name)
+{
+    const char *cname = yee_component_name(s->component);
+    long long nx = (long long)s->shape[0], ny = (long long)s->shape[1];
+    long long nz = (long long)s->shape[2];
+    fprintf(fp, "        <Grid Name=\"%s\" GridType=\"Uniform\">\n", cname);
+    fprintf(fp,
+            "          <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%lld %lld %lld\"/>\n",
+            nz, ny, nx);
+    fprintf(fp, "          <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n");
+    char a[32], b[32], c[32];
+    fprintf(fp,
+            "            <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" "
+            "Precision=\"8\" Format=\"XML\">%s %s %s</DataItem>\n",
+            fmt_g(a, s->origin[2]), fmt_g(b, s->origin[1]), fmt_g(c, s->origin[0]));
+    fprintf(fp,
+            "            <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" "
+            "Precision=\"8\" Format=\"XML\">%s %s %s</DataItem>\n",
+            fmt_g(a, s->spacing[2]), fmt_g(b, s->spacing[1]), fmt_g(c, s->spacing[0]));
+    fprintf(fp, "          </Geometry>\n");
+    fprintf(fp, "          <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n",
+            cname);
+    fprintf(fp,
+            "            <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld %lld %lld\" "
+            "Type=\"HyperSlab\">\n",
+            nz, ny, nx);
+    /* rows: start, stride, count over (frame, z, y, x) */
+    fprintf(fp,
+            "              <DataItem Dimensions=\"3 4\" Format=\"XML\">%ld 0 0 0 1 1 1 1 1 %lld "
+            "%lld %lld</DataItem>\n",
+            f, nz, ny, nx);
+    fprintf(fp,
+            "              <DataItem Dimensions=\"%ld %lld %lld %lld\" NumberType=\"Float\" "
+            "Precision=\"%d\" Format=\"HDF\">",
+            s->nframes, nz, ny, nx, (int)sizeof(yee_real));
+    xml_puts(fp, h5name);
+    fputs(":/snapshots/", fp);
+    xml_puts(fp, s->monitor);
+    fprintf(fp, "/%s</DataItem>\n", cname);
+    fprintf(fp, "            </DataItem>\n          </Attribute>\n        </Grid>\n");
+}
+
+/* <path without .h5>.xmf: per snapshot monitor a temporal collection of its written frames, each
+ * frame a spatial collection with one grid per component (components are staggered, so each has
+ * its own origin). References use the .h5 base name so the pair can be moved together. */
+static int write_xmf(const yee_h5 *h, yee_err *err)
+{
+    char xpath[YEE_PATH_LEN + 8];
+    size_t len = strlen(h->path);
+    if (len > 3 && strcmp(h->path + len - 3, ".h5") == 0)
+        len -= 3;
+    snprintf(xpath, sizeof xpath, "%.*s.xmf", (int)len, h->path);
+    const char *h5name = strrchr(h->path, '/');
+    h5name = h5name ? h5name + 1 : h->path;
+
+    FILE *fp = fopen(xpath, "w");
+    if (!fp)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s': %s", xpath, strerror(errno));
+    fprintf(fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n");
+    fprintf(fp, "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n");
+    fprintf(fp, "  <Domain>\n");
+    for (int m = 0; m < h->nsnaps; m++) {
+        const snap *first = &h->snaps[m];
+        int seen = 0; /* monitors appear once, at their first component */
+        for (int p = 0; p < m && !seen; p++)
+            seen = strcmp(h->snaps[p].monitor, first->monitor) == 0;
+        if (seen)
+            continue;
+        long nf = 0;
+        for (int c = m; c < h->nsnaps; c++)
+            if (strcmp(h->snaps[c].monitor, first->monitor) == 0 && h->snaps[c].frames_written > nf)
+                nf = h->snaps[c].frames_written;
+        if (nf == 0)
+            continue; /* an empty collection only confuses readers */
+        fputs("    <Grid Name=\"", fp);
+        xml_puts(fp, first->monitor);
+        fputs("\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", fp);
+        for (long f = 0; f < nf; f++) {
+            /* the frame's time: from any component that wrote it; skip frames nobody wrote */
+            double t = NAN;
+            long step = -1;
+            for (int c = m; c < h->nsnaps && step < 0; c++)
+                if (strcmp(h->snaps[c].monitor, first->monitor) == 0 &&
+                    f < h->snaps[c].frames_written && h->snaps[c].steps[f] >= 0)
+                    step = h->snaps[c].steps[f], t = h->snaps[c].times[f];
+            if (step < 0)
+                continue;
+            fputs("      <Grid Name=\"", fp);
+            xml_puts(fp, first->monitor);
+            fprintf(fp, "_%ld\" GridType=\"Collection\" CollectionType=\"Spatial\">\n", f);
+            char tb[32];
+            fprintf(fp, "        <Time Value=\"%s\"/>\n", fmt_g(tb, t));
+            for (int c = m; c < h->nsnaps; c++) {
+                const snap *s = &h->snaps[c];
+                if (strcmp(s->monitor, first->monitor) == 0 && f < s->frames_written &&
+                    s->steps[f] >= 0)
+                    xmf_grid(fp, s, f, h5name);
+            }
+            fputs("      </Grid>\n", fp);
+        }
+        fputs("    </Grid>\n", fp);
+    }
+    fprintf(fp, "  </Domain>\n</Xdmf>\n");
+    int bad = ferror(fp);
+    if (fclose(fp) != 0 || bad)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s': %s", xpath, strerror(errno));
+    return YEE_OK;
+}
+
+/* ---- close ---- */
+
+int yee_h5_close(yee_h5 *h, yee_err *err)
+{
+    if (!h)
+        return YEE_OK;
+    int rc = YEE_OK;
+    char why[512];
+    for (int i = 0; i < h->nsnaps; i++) {
+        snap *s = &h->snaps[i];
+        if (s->dset < 0)
+            continue;
+        /* Frame labels: identical on every rank (every rank took part in every write). */
+        hsize_t nf = (hsize_t)s->nframes;
+        int64_t *steps = (int64_t *)malloc((nf ? nf : 1) * sizeof *steps);
+        double *fs = (double *)malloc((nf ? nf : 1) * sizeof *fs);
+        int64_t fw = s->frames_written;
+        if (!steps || !fs) {
+            if (rc == YEE_OK)
+                rc = YEE_FAIL(err, YEE_ERR_NOMEM, "%s: cannot allocate frame labels", h->path);
+        } else {
+            for (hsize_t f = 0; f < nf; f++) {
+                steps[f] = s->steps[f];
+                fs[f] = s->times[f] * YEE_TIME_UNIT_FS;
+            }
+            if ((set_attr(s->dset, "steps", H5T_NATIVE_INT64, 1, &nf, steps) < 0 ||
+                 set_doubles(s->dset, "times", nf, s->times) < 0 ||
+                 set_doubles(s->dset, "times_fs", nf, fs) < 0 ||
+                 set_attr(s->dset, "frames_written", H5T_NATIVE_INT64, 0, NULL, &fw) < 0) &&
+                rc == YEE_OK)
+                rc = YEE_FAIL(err, YEE_ERR_IO,
+                              "cannot write frame labels of '%s:/snapshots/%s/%s': %s",
+                              h->path, s->monitor, yee_component_name(s->component),
+                              h5_reason(why));
+        }
+        free(steps);
+        free(fs);
+        if (H5Dclose(s->dset) < 0 && rc == YEE_OK)
+            rc = YEE_FAIL(err, YEE_ERR_IO, "cannot close '%s:/snapshots/%s/%s': %s", h->path,
+                          s->monitor, yee_component_name(s->component), h5_reason(why));
+        s->dset = -1;
+    }
+    if (h->dxpl >= 0)
+        H5Pclose(h->dxpl);
+    if (h->file >= 0 && H5Fclose(h->file) < 0 && rc == YEE_OK)
+        rc = YEE_FAIL(err, YEE_ERR_IO, "cannot close '%s': %s", h->path, h5_reason(why));
+    /* Only rank 0 writes the sidecar; share its outcome so close fails or succeeds everywhere. */
+    int xmf_rc = YEE_OK;
+    if (h->rank == 0 && rc == YEE_OK)
+        xmf_rc = write_xmf(h, err);
+    MPI_Bcast(&xmf_rc, 1, MPI_INT, 0, h->comm);
+    if (xmf_rc != YEE_OK && rc == YEE_OK) {
+        if (h->rank != 0)
+            YEE_FAIL(err, YEE_ERR_IO, "rank 0 could not write the XDMF sidecar of '%s'", h->path);
+        rc = xmf_rc;
+    }
+    for (int i = 0; i < h->nsnaps; i++) {
+        free(h->snaps[i].steps);
+        free(h->snaps[i].times);
+    }
+    free(h->snaps);
+    free(h);
+    return rc;
+}

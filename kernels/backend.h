@@ -1,0 +1,128 @@
+/* kernels/backend.h -- the one table of operations the solver calls to advance and read fields.
+ *
+ * A backend owns the field, psi and material arrays of one subdomain (host memory for "cpu",
+ * device memory for "cuda") and performs the arithmetic of kernels/yee_cell.h over them. The
+ * solver (solver/sim.c) writes the leapfrog once against this table and never tests which
+ * backend runs (STYLE 3.3, after the SQLite VFS). Every op returns YEE_OK or a negative
+ * yee_status with err filled. Read/write contract of each op is stated at its member.
+ */
+#ifndef YEE_KERNELS_BACKEND_H
+#define YEE_KERNELS_BACKEND_H
+
+#include <stddef.h>
+
+#include "common/yee_err.h"
+#include "kernels/yee_cell.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define YEE_MAX_MATERIALS 256
+
+/* One CPML slab: the cells [lo, hi) of the subdomain next to face `side` (0 low, 1 high) of
+ * `axis`. The backend keeps four psi arrays per slab (two for E, two for H), slab-sized. */
+typedef struct yee_slab {
+    int axis;
+    int side;
+    int lo[3];
+    int hi[3];
+} yee_slab;
+
+/* Everything static a backend needs, in host memory owned by the caller; create() copies it. */
+typedef struct yee_setup {
+    yee_dims dims;
+    int nmat;                    /* entries of ca/cb, <= YEE_MAX_MATERIALS */
+    const yee_real *ca, *cb;     /* E coefficients per material */
+    yee_real ch;                 /* H coefficient dt (mu_r = 1) */
+    const uint8_t *mat[3];       /* material index per E component, field layout; NULL: all 0 */
+    const yee_real *ie[3];       /* n+1 entries per axis, see yee_lines */
+    const yee_real *ih[3];       /* n entries per axis */
+    const yee_real *be[3], *ae[3], *bh[3], *ah[3]; /* CPML profiles, same lengths as ie/ih */
+    int nslabs;
+    yee_slab slabs[6];
+    int pec_low[3];              /* 1: zero tangential E on node plane 0 of this axis */
+} yee_setup;
+
+/* A sampled field value: component (YEE_EX..YEE_HZ) at cell (i,j,k) of the subdomain. */
+typedef struct yee_sample {
+    int comp;
+    int i, j, k;
+} yee_sample;
+
+/* A point current to inject this step: J (normalized, per cell volume) into E component comp. */
+typedef struct yee_point_current {
+    int comp;
+    int i, j, k;
+    yee_real j_value;
+} yee_point_current;
+
+/* Health of the fields: sums of squares and the first non-finite value found (if any). */
+typedef struct yee_norms {
+    double e2, h2;       /* sum over interior cells of |E|^2 and |H|^2 */
+    int nonfinite;       /* 1 if any interior value is NaN or Inf */
+    int bad_comp;        /* where: component and cell of one such value */
+    int bad_i, bad_j, bad_k;
+} yee_norms;
+
+/* Which fields a halo op moves. */
+typedef enum yee_field_kind { YEE_FIELD_E = 0, YEE_FIELD_H = 1 } yee_field_kind;
+
+typedef struct yee_backend_ops {
+    const char *name;
+    /* Allocate fields (zeroed), psi and material arrays for s->dims and copy the static data.
+     * Writes *ctx. Fails with YEE_ERR_NOMEM (or _CUDA) naming the bytes asked for. */
+    int (*create)(const yee_setup *s, void **ctx, yee_err *err);
+    /* Reads E^n, writes H^{n+1/2} over all interior cells, then the CPML psi_h slabs. */
+    int (*step_h)(void *ctx, yee_err *err);
+    /* Reads H^{n+1/2}, writes E^{n+1} over all interior cells, CPML psi_e slabs, PEC walls. */
+    int (*step_e)(void *ctx, yee_err *err);
+    /* Adds point currents to E (after step_e of the same step). */
+    int (*apply_sources)(void *ctx, int n, const yee_point_current *src, yee_err *err);
+    /* Copies the three components of `kind` on the interior layer `layer` (0..n-1) of `axis`
+     * into buf (3 * n_other1 * n_other2 values, component-major, lower axis fastest). */
+    int (*pack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
+                     yee_err *err);
+    /* Writes buf (same layout) into the ghost layer `layer` (-1 or n) of `axis`. */
+    int (*unpack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, const yee_real *buf,
+                       yee_err *err);
+    /* Reads n sampled values into out (host memory). */
+    int (*gather)(void *ctx, int n, const yee_sample *pts, yee_real *out, yee_err *err);
+    /* Reads component comp on the cells [lo, lo+count) into out (host, x fastest). */
+    int (*download)(void *ctx, int comp, const int lo[3], const int count[3], yee_real *out,
+                    yee_err *err);
+    /* Computes the field norms over the interior. */
+    int (*norms)(void *ctx, yee_norms *out, yee_err *err);
+    /* Bytes of memory this backend holds for the subdomain. */
+    size_t (*bytes)(void *ctx);
+    /* Frees everything; ctx is invalid afterwards. NULL is a no-op. */
+    void (*destroy)(void *ctx);
+} yee_backend_ops;
+
+/* The CPU (OpenMP) backend; always built. */
+extern const yee_backend_ops yee_backend_cpu;
+#ifdef YEE_HAVE_CUDA
+/* The CUDA backend; built when nvcc is found. */
+extern const yee_backend_ops yee_backend_cuda;
+#endif
+
+/* Backend by name ("cpu", "cuda"); NULL if not built in. */
+const yee_backend_ops *yee_backend_find(const char *name);
+
+/* Number of usable CUDA devices (0 when the CUDA backend is not built or finds none). */
+int yee_backend_cuda_devices(void);
+
+/* Name (with compute capability), total and free memory of CUDA device dev (free is 0 unless dev
+ * is the current device). YEE_ERR_CUDA when there is no such device or no CUDA backend. */
+int yee_backend_cuda_device_info(int dev, char *name, size_t cap, size_t *total,
+                                 size_t *free_bytes);
+
+/* Bytes one backend needs for dims and slabs (fields, materials, psi), for estimates before
+ * allocating (yee check, memory checks). Same for every backend. */
+size_t yee_backend_bytes_needed(yee_dims d, int nslabs, const yee_slab *slabs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

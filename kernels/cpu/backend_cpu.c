@@ -1,0 +1,357 @@
+/* kernels/cpu/backend_cpu.c -- the OpenMP backend: loops over cells that call the per-cell
+ * functions of kernels/yee_cell.h. Loops map indices and nothing else: k and j are shared out
+ * to threads, i is the innermost, contiguous (vectorizable) loop. No physics lives here.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/backend.h"
+
+typedef struct cpu_slab {
+    yee_slab box;
+    int64_t w[3];       /* slab extents */
+    yee_real *psi_e[2]; /* psi_q, psi_r for E (see yee_cpml_e) */
+    yee_real *psi_h[2];
+} cpu_slab;
+
+typedef struct cpu_ctx {
+    yee_dims d;
+    int64_t total;      /* elements per padded array */
+    yee_fields f;
+    uint8_t *mat[3];
+    yee_real ca[YEE_MAX_MATERIALS], cb[YEE_MAX_MATERIALS];
+    yee_media media;
+    yee_real *line_mem; /* one block for ie, ih and the CPML profiles */
+    yee_lines lines;
+    yee_cpml_axis pml[3];
+    int nslabs;
+    cpu_slab slabs[6];
+    int pec_low[3];
+    size_t bytes;
+} cpu_ctx;
+
+static void *alloc_zeroed(size_t bytes, size_t *total)
+{
+    /* 64-byte alignment so vector loads of a row start on a cache line. */
+    size_t rounded = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (p)
+        memset(p, 0, rounded);
+    *total += rounded;
+    return p;
+}
+
+static void cpu_destroy(void *vctx)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    if (!c)
+        return;
+    for (int a = 0; a < 3; a++) {
+        free(c->f.e[a]);
+        c->f.e[a] = NULL;
+        free(c->f.h[a]);
+        c->f.h[a] = NULL;
+        free(c->mat[a]);
+        c->mat[a] = NULL;
+    }
+    for (int s = 0; s < c->nslabs; s++)
+        for (int q = 0; q < 2; q++) {
+            free(c->slabs[s].psi_e[q]);
+            c->slabs[s].psi_e[q] = NULL;
+            free(c->slabs[s].psi_h[q]);
+            c->slabs[s].psi_h[q] = NULL;
+        }
+    free(c->line_mem);
+    c->line_mem = NULL;
+    free(c);
+}
+
+static int cpu_create(const yee_setup *s, void **out, yee_err *err)
+{
+    *out = NULL;
+    if (s->nmat < 1 || s->nmat > YEE_MAX_MATERIALS)
+        return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "%d materials (at most %d)", s->nmat,
+                        YEE_MAX_MATERIALS);
+    cpu_ctx *c = (cpu_ctx *)calloc(1, sizeof *c);
+    if (!c)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the CPU backend");
+    c->d = s->dims;
+    c->total = (int64_t)(s->dims.n[0] + 2 * YEE_HALO) * (s->dims.n[1] + 2 * YEE_HALO) *
+               (s->dims.n[2] + 2 * YEE_HALO);
+    const size_t fbytes = (size_t)c->total * sizeof(yee_real);
+    for (int a = 0; a < 3; a++) {
+        c->f.e[a] = (yee_real *)alloc_zeroed(fbytes, &c->bytes);
+        c->f.h[a] = (yee_real *)alloc_zeroed(fbytes, &c->bytes);
+        c->mat[a] = (uint8_t *)alloc_zeroed((size_t)c->total, &c->bytes);
+        if (!c->f.e[a] || !c->f.h[a] || !c->mat[a])
+            goto nomem;
+        if (s->mat[a])
+            memcpy(c->mat[a], s->mat[a], (size_t)c->total);
+    }
+    for (int m = 0; m < s->nmat; m++) {
+        c->ca[m] = s->ca[m];
+        c->cb[m] = s->cb[m];
+    }
+    c->media.mat[0] = c->mat[0];
+    c->media.mat[1] = c->mat[1];
+    c->media.mat[2] = c->mat[2];
+    c->media.ca = c->ca;
+    c->media.cb = c->cb;
+    c->media.ch = s->ch;
+
+    /* Lines: per axis ie, be, ae (n+1 entries) then ih, bh, ah (n entries). */
+    size_t nline = 0;
+    for (int a = 0; a < 3; a++)
+        nline += 3 * (size_t)(s->dims.n[a] + 1) + 3 * (size_t)s->dims.n[a];
+    c->line_mem = (yee_real *)alloc_zeroed(nline * sizeof(yee_real), &c->bytes);
+    if (!c->line_mem)
+        goto nomem;
+    yee_real *p = c->line_mem;
+    for (int a = 0; a < 3; a++) {
+        const size_t ne = (size_t)s->dims.n[a] + 1, nh = (size_t)s->dims.n[a];
+        const yee_real *src[6] = {s->ie[a], s->be[a], s->ae[a], s->ih[a], s->bh[a], s->ah[a]};
+        yee_real *dst[6];
+        for (int q = 0; q < 6; q++) {
+            const size_t len = q < 3 ? ne : nh;
+            dst[q] = p;
+            memcpy(p, src[q], len * sizeof(yee_real));
+            p += len;
+        }
+        c->lines.ie[a] = dst[0];
+        c->pml[a].be = dst[1];
+        c->pml[a].ae = dst[2];
+        c->lines.ih[a] = dst[3];
+        c->pml[a].bh = dst[4];
+        c->pml[a].ah = dst[5];
+    }
+
+    c->nslabs = s->nslabs;
+    for (int k = 0; k < s->nslabs; k++) {
+        cpu_slab *sl = &c->slabs[k];
+        sl->box = s->slabs[k];
+        int64_t cells = 1;
+        for (int a = 0; a < 3; a++) {
+            sl->w[a] = sl->box.hi[a] - sl->box.lo[a];
+            cells *= sl->w[a];
+        }
+        for (int q = 0; q < 2; q++) {
+            sl->psi_e[q] = (yee_real *)alloc_zeroed((size_t)cells * sizeof(yee_real), &c->bytes);
+            sl->psi_h[q] = (yee_real *)alloc_zeroed((size_t)cells * sizeof(yee_real), &c->bytes);
+            if (!sl->psi_e[q] || !sl->psi_h[q])
+                goto nomem;
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        c->pec_low[a] = s->pec_low[a];
+    *out = c;
+    return YEE_OK;
+nomem: {
+    size_t want = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
+    cpu_destroy(c);
+    return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB of host memory for the fields",
+                    (double)want / 1048576.0);
+}
+}
+
+static int cpu_step_h(void *vctx, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    const yee_lines L = c->lines;
+    const yee_real ch = c->media.ch;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int k = 0; k < d.n[2]; k++)
+        for (int j = 0; j < d.n[1]; j++)
+            for (int i = 0; i < d.n[0]; i++)
+                yee_update_h(f, d, L, ch, i, j, k);
+    for (int s = 0; s < c->nslabs; s++) {
+        const cpu_slab *sl = &c->slabs[s];
+        const yee_slab b = sl->box;
+        const yee_cpml_axis pa = c->pml[b.axis];
+        yee_real *pq = sl->psi_h[0], *pr = sl->psi_h[1];
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int k = b.lo[2]; k < b.hi[2]; k++)
+            for (int j = b.lo[1]; j < b.hi[1]; j++) {
+                const int64_t row = ((int64_t)(k - b.lo[2]) * sl->w[1] + (j - b.lo[1])) * sl->w[0];
+                for (int i = b.lo[0]; i < b.hi[0]; i++)
+                    yee_cpml_h(f, d, ch, pa, b.axis, pq, pr, row + (i - b.lo[0]), i, j, k);
+            }
+    }
+    return YEE_OK;
+}
+
+static int cpu_step_e(void *vctx, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    const yee_lines L = c->lines;
+    const yee_media m = c->media;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int k = 0; k < d.n[2]; k++)
+        for (int j = 0; j < d.n[1]; j++)
+            for (int i = 0; i < d.n[0]; i++)
+                yee_update_e(f, d, L, m, i, j, k);
+    for (int s = 0; s < c->nslabs; s++) {
+        const cpu_slab *sl = &c->slabs[s];
+        const yee_slab b = sl->box;
+        const yee_cpml_axis pa = c->pml[b.axis];
+        yee_real *pq = sl->psi_e[0], *pr = sl->psi_e[1];
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int k = b.lo[2]; k < b.hi[2]; k++)
+            for (int j = b.lo[1]; j < b.hi[1]; j++) {
+                const int64_t row = ((int64_t)(k - b.lo[2]) * sl->w[1] + (j - b.lo[1])) * sl->w[0];
+                for (int i = b.lo[0]; i < b.hi[0]; i++)
+                    yee_cpml_e(f, d, m, pa, b.axis, pq, pr, row + (i - b.lo[0]), i, j, k);
+            }
+    }
+    for (int a = 0; a < 3; a++) {
+        if (!c->pec_low[a])
+            continue;
+        /* the node plane 0 of axis a, all cells of the other two axes */
+        const int u = (a + 1) % 3, v = (a + 2) % 3;
+#pragma omp parallel for schedule(static)
+        for (int jv = 0; jv < d.n[v]; jv++)
+            for (int ju = 0; ju < d.n[u]; ju++) {
+                int ijk[3];
+                ijk[a] = 0;
+                ijk[u] = ju;
+                ijk[v] = jv;
+                yee_pec_low(f, d, a, ijk[0], ijk[1], ijk[2]);
+            }
+    }
+    return YEE_OK;
+}
+
+static int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    for (int s = 0; s < n; s++)
+        yee_add_current(c->f, c->media, src[s].comp, yee_idx(c->d, src[s].i, src[s].j, src[s].k),
+                        src[s].j_value);
+    return YEE_OK;
+}
+
+/* Visit a layer of axis a: the two other axes u = a+1, v = a+2 in that order, u fastest when
+ * u < v. Buffer offsets: component-major, then the lower of u/v fastest. */
+static void layer_axes(int a, int *lo_axis, int *hi_axis)
+{
+    const int u = (a + 1) % 3, v = (a + 2) % 3;
+    *lo_axis = u < v ? u : v;
+    *hi_axis = u < v ? v : u;
+}
+
+static int cpu_halo(cpu_ctx *c, yee_field_kind kind, int axis, int layer, yee_real *buf,
+                    int pack)
+{
+    int fa, sa;
+    layer_axes(axis, &fa, &sa);
+    const int nf = c->d.n[fa], ns = c->d.n[sa];
+    yee_real *const *arr = kind == YEE_FIELD_E ? c->f.e : c->f.h;
+    for (int comp = 0; comp < 3; comp++) {
+        yee_real *a = arr[comp];
+        yee_real *b = buf + (int64_t)comp * nf * ns;
+#pragma omp parallel for schedule(static)
+        for (int t = 0; t < ns; t++)
+            for (int s = 0; s < nf; s++) {
+                int ijk[3];
+                ijk[axis] = layer;
+                ijk[fa] = s;
+                ijk[sa] = t;
+                const int64_t idx = yee_idx(c->d, ijk[0], ijk[1], ijk[2]);
+                if (pack)
+                    b[(int64_t)t * nf + s] = a[idx];
+                else
+                    a[idx] = b[(int64_t)t * nf + s];
+            }
+    }
+    return YEE_OK;
+}
+
+static int cpu_pack_halo(void *vctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
+                         yee_err *err)
+{
+    return cpu_halo((cpu_ctx *)vctx, kind, axis, layer, buf, 1);
+}
+
+static int cpu_unpack_halo(void *vctx, yee_field_kind kind, int axis, int layer,
+                           const yee_real *buf, yee_err *err)
+{
+    return cpu_halo((cpu_ctx *)vctx, kind, axis, layer, (yee_real *)buf, 0);
+}
+
+static const yee_real *component_array(const cpu_ctx *c, int comp)
+{
+    return comp < 3 ? c->f.e[comp] : c->f.h[comp - 3];
+}
+
+static int cpu_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    for (int s = 0; s < n; s++)
+        out[s] = component_array(c, pts[s].comp)[yee_idx(c->d, pts[s].i, pts[s].j, pts[s].k)];
+    return YEE_OK;
+}
+
+static int cpu_download(void *vctx, int comp, const int lo[3], const int count[3],
+                        yee_real *out, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    const yee_real *a = component_array(c, comp);
+    for (int k = 0; k < count[2]; k++)
+        for (int j = 0; j < count[1]; j++)
+            memcpy(out + ((int64_t)k * count[1] + j) * count[0],
+                   a + yee_idx(c->d, lo[0], lo[1] + j, lo[2] + k),
+                   (size_t)count[0] * sizeof(yee_real));
+    return YEE_OK;
+}
+
+static int cpu_norms(void *vctx, yee_norms *out, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    const yee_dims d = c->d;
+    double e2 = 0.0, h2 = 0.0;
+#pragma omp parallel for collapse(2) reduction(+ : e2, h2) schedule(static)
+    for (int k = 0; k < d.n[2]; k++)
+        for (int j = 0; j < d.n[1]; j++) {
+            const int64_t row = yee_idx(d, 0, j, k);
+            for (int comp = 0; comp < 3; comp++)
+                for (int i = 0; i < d.n[0]; i++) {
+                    const double ev = c->f.e[comp][row + i], hv = c->f.h[comp][row + i];
+                    e2 += ev * ev;
+                    h2 += hv * hv;
+                }
+        }
+    /* NaN/Inf propagate into the sums; only then search for the first bad cell. */
+    const int bad = !isfinite(e2) || !isfinite(h2);
+    memset(out, 0, sizeof *out);
+    out->e2 = e2;
+    out->h2 = h2;
+    if (bad) {
+        out->nonfinite = 1;
+        for (int k = 0; k < d.n[2]; k++)
+            for (int j = 0; j < d.n[1]; j++)
+                for (int i = 0; i < d.n[0]; i++)
+                    for (int comp = 0; comp < 6; comp++)
+                        if (!isfinite(component_array(c, comp)[yee_idx(d, i, j, k)])) {
+                            out->bad_comp = comp;
+                            out->bad_i = i;
+                            out->bad_j = j;
+                            out->bad_k = k;
+                            return YEE_OK;
+                        }
+    }
+    return YEE_OK;
+}
+
+static size_t cpu_bytes(void *vctx)
+{
+    return ((cpu_ctx *)vctx)->bytes;
+}
+
+const yee_backend_ops yee_backend_cpu = {
+    "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_apply_sources, cpu_pack_halo,
+    cpu_unpack_halo, cpu_gather, cpu_download, cpu_norms, cpu_bytes, cpu_destroy,
+};

@@ -1,0 +1,540 @@
+/* kernels/cuda/backend_cuda.cu -- the CUDA backend: one thread per cell (x fastest, so a warp
+ * reads contiguous memory) calling the same per-cell functions as the CPU backend
+ * (kernels/yee_cell.h). Kernels only map thread indices to cells; no physics lives here.
+ * Fields stay on the device for the whole run; only probe samples, snapshot boxes, halo faces
+ * and norms come back. Every launch is followed by cudaGetLastError(); YEE_DEBUG_SYNC=1 in the
+ * environment synchronizes after each one so a fault is reported at the kernel that caused it.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/backend.h"
+
+#define CUDA_TRY(err, call)                                                                    \
+    do {                                                                                       \
+        cudaError_t e_ = (call);                                                               \
+        if (e_ != cudaSuccess)                                                                 \
+            return yee_fail_at((err), YEE_ERR_CUDA, __FILE__, __LINE__, "%s: %s", #call,       \
+                               cudaGetErrorString(e_));                                        \
+    } while (0)
+
+struct cuda_slab {
+    yee_slab box;
+    int w[3];
+    yee_real *d_psi_e[2];
+    yee_real *d_psi_h[2];
+};
+
+struct cuda_ctx {
+    yee_dims d;
+    int64_t total;
+    yee_fields f;          /* device pointers */
+    uint8_t *d_mat[3];
+    yee_real *d_coef;      /* ca[nmat] then cb[nmat] */
+    yee_media media;       /* device pointers */
+    yee_real *d_lines;
+    yee_lines lines;
+    yee_cpml_axis pml[3];
+    int nslabs;
+    cuda_slab slabs[6];
+    int pec_low[3];
+    yee_point_current *d_src;
+    int src_cap;
+    yee_sample *d_samples;
+    yee_real *d_values;
+    int sample_cap;
+    yee_real *d_stage;     /* download / halo staging */
+    size_t stage_cap;
+    double *d_norm;        /* e2, h2 */
+    unsigned long long *d_bad; /* first non-finite: linear index * 8 + component, or ~0 */
+    size_t bytes;
+    int debug_sync;
+};
+
+/* ---- kernels: index maps only ---- */
+
+__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = blockIdx.y, k = blockIdx.z;
+    if (i >= d.n[0]) /* guard */
+        return;
+    yee_update_h(f, d, L, ch, i, j, k);
+}
+
+__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = blockIdx.y, k = blockIdx.z;
+    if (i >= d.n[0])
+        return;
+    yee_update_e(f, d, L, m, i, j, k);
+}
+
+__global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, yee_slab b,
+                              yee_real *psi_q, yee_real *psi_r)
+{
+    const int li = blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0 = b.hi[0] - b.lo[0];
+    if (li >= w0)
+        return;
+    const int lj = blockIdx.y, lk = blockIdx.z;
+    const int64_t l = ((int64_t)lk * (b.hi[1] - b.lo[1]) + lj) * w0 + li;
+    yee_cpml_h(f, d, ch, pa, b.axis, psi_q, psi_r, l, b.lo[0] + li, b.lo[1] + lj, b.lo[2] + lk);
+}
+
+__global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, yee_slab b,
+                              yee_real *psi_q, yee_real *psi_r)
+{
+    const int li = blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0 = b.hi[0] - b.lo[0];
+    if (li >= w0)
+        return;
+    const int lj = blockIdx.y, lk = blockIdx.z;
+    const int64_t l = ((int64_t)lk * (b.hi[1] - b.lo[1]) + lj) * w0 + li;
+    yee_cpml_e(f, d, m, pa, b.axis, psi_q, psi_r, l, b.lo[0] + li, b.lo[1] + lj, b.lo[2] + lk);
+}
+
+/* The node plane 0 of `axis`; u, v are the other two axes. */
+__global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis)
+{
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    const int ju = blockIdx.x * blockDim.x + threadIdx.x;
+    const int jv = blockIdx.y;
+    if (ju >= d.n[u])
+        return;
+    int ijk[3];
+    ijk[axis] = 0;
+    ijk[u] = ju;
+    ijk[v] = jv;
+    yee_pec_low(f, d, axis, ijk[0], ijk[1], ijk[2]);
+}
+
+__global__ void sources_kernel(yee_fields f, yee_dims d, yee_media m, int n,
+                               const yee_point_current *src)
+{
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= n)
+        return;
+    yee_add_current(f, m, src[s].comp, yee_idx(d, src[s].i, src[s].j, src[s].k), src[s].j_value);
+}
+
+__device__ yee_real *component_ptr(yee_fields f, int comp)
+{
+    return comp < 3 ? f.e[comp] : f.h[comp - 3];
+}
+
+/* Face layer of `axis` at `layer`; fa < sa are the other axes, fa fastest (see cpu_halo). */
+__global__ void halo_kernel(yee_fields f, yee_dims d, int kind, int axis, int layer, int fa,
+                            int sa, yee_real *buf, int pack)
+{
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    const int t = blockIdx.y, comp = blockIdx.z;
+    const int nf = d.n[fa], ns = d.n[sa];
+    if (s >= nf)
+        return;
+    int ijk[3];
+    ijk[axis] = layer;
+    ijk[fa] = s;
+    ijk[sa] = t;
+    yee_real *a = kind == YEE_FIELD_E ? f.e[comp] : f.h[comp];
+    const int64_t idx = yee_idx(d, ijk[0], ijk[1], ijk[2]);
+    const int64_t o = (int64_t)comp * nf * ns + (int64_t)t * nf + s;
+    if (pack)
+        buf[o] = a[idx];
+    else
+        a[idx] = buf[o];
+}
+
+__global__ void gather_kernel(yee_fields f, yee_dims d, int n, const yee_sample *pts,
+                              yee_real *out)
+{
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= n)
+        return;
+    out[s] = component_ptr(f, pts[s].comp)[yee_idx(d, pts[s].i, pts[s].j, pts[s].k)];
+}
+
+__global__ void box_kernel(yee_fields f, yee_dims d, int comp, int lo0, int lo1, int lo2, int c0,
+                           int c1, yee_real *out)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = blockIdx.y, k = blockIdx.z;
+    if (i >= c0)
+        return;
+    out[((int64_t)k * c1 + j) * c0 + i] = component_ptr(f, comp)[yee_idx(d, lo0 + i, lo1 + j, lo2 + k)];
+}
+
+__global__ void norms_kernel(yee_fields f, yee_dims d, double *sums, unsigned long long *bad)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = blockIdx.y, k = blockIdx.z;
+    double e2 = 0.0, h2 = 0.0;
+    if (i < d.n[0]) {
+        const int64_t c = yee_idx(d, i, j, k);
+        for (int q = 0; q < 3; q++) {
+            const double ev = f.e[q][c], hv = f.h[q][c];
+            e2 += ev * ev;
+            h2 += hv * hv;
+            if (!isfinite(ev) || !isfinite(hv)) {
+                const unsigned long long lin =
+                    ((unsigned long long)k * d.n[1] + j) * d.n[0] + i;
+                atomicMin(bad, lin * 8ull + (unsigned long long)(isfinite(ev) ? q + 3 : q));
+            }
+        }
+    }
+    /* warp reduction, then one atomic per warp */
+    for (int off = 16; off > 0; off /= 2) {
+        e2 += __shfl_down_sync(0xffffffffu, e2, off);
+        h2 += __shfl_down_sync(0xffffffffu, h2, off);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicAdd(&sums[0], e2);
+        atomicAdd(&sums[1], h2);
+    }
+}
+
+/* ---- host side ---- */
+
+static int launched(cuda_ctx *c, yee_err *err, const char *what)
+{
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess && c->debug_sync)
+        e = cudaDeviceSynchronize();
+    if (e != cudaSuccess)
+        return yee_fail(err, YEE_ERR_CUDA, "CUDA kernel %s failed: %s", what,
+                        cudaGetErrorString(e));
+    return YEE_OK;
+}
+
+static const int block_x = 128;
+
+static dim3 cells_grid(int nx, int ny, int nz)
+{
+    return dim3((unsigned)((nx + block_x - 1) / block_x), (unsigned)ny, (unsigned)nz);
+}
+
+static int dev_alloc(cuda_ctx *c, void **p, size_t bytes, yee_err *err)
+{
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        *p = NULL;
+        return yee_fail(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB on the GPU: %s",
+                        bytes / 1048576.0, cudaGetErrorString(e));
+    }
+    c->bytes += bytes;
+    return cudaMemset(*p, 0, bytes) == cudaSuccess ? YEE_OK
+                                                   : yee_fail(err, YEE_ERR_CUDA, "cudaMemset failed");
+}
+
+static void cuda_destroy(void *vctx)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (!c)
+        return;
+    for (int a = 0; a < 3; a++) {
+        cudaFree(c->f.e[a]);
+        c->f.e[a] = NULL;
+        cudaFree(c->f.h[a]);
+        c->f.h[a] = NULL;
+        cudaFree(c->d_mat[a]);
+        c->d_mat[a] = NULL;
+    }
+    for (int s = 0; s < c->nslabs; s++)
+        for (int q = 0; q < 2; q++) {
+            cudaFree(c->slabs[s].d_psi_e[q]);
+            cudaFree(c->slabs[s].d_psi_h[q]);
+        }
+    cudaFree(c->d_coef);
+    cudaFree(c->d_lines);
+    cudaFree(c->d_src);
+    cudaFree(c->d_samples);
+    cudaFree(c->d_values);
+    cudaFree(c->d_stage);
+    cudaFree(c->d_norm);
+    cudaFree(c->d_bad);
+    free(c);
+}
+
+static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
+{
+    const size_t need = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
+    size_t free_b = 0, total_b = 0;
+    CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));
+    if (need > free_b)
+        return yee_fail(err, YEE_ERR_NOMEM,
+                        "the grid needs %.2f GiB of GPU memory but only %.2f GiB of %.2f GiB "
+                        "are free",
+                        need / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0);
+    c->d = s->dims;
+    c->total = (int64_t)(s->dims.n[0] + 2 * YEE_HALO) * (s->dims.n[1] + 2 * YEE_HALO) *
+               (s->dims.n[2] + 2 * YEE_HALO);
+    const size_t fbytes = (size_t)c->total * sizeof(yee_real);
+    for (int a = 0; a < 3; a++) {
+        YEE_TRY(dev_alloc(c, (void **)&c->f.e[a], fbytes, err));
+        YEE_TRY(dev_alloc(c, (void **)&c->f.h[a], fbytes, err));
+        YEE_TRY(dev_alloc(c, (void **)&c->d_mat[a], (size_t)c->total, err));
+        if (s->mat[a])
+            CUDA_TRY(err, cudaMemcpy(c->d_mat[a], s->mat[a], (size_t)c->total,
+                                     cudaMemcpyHostToDevice));
+        c->media.mat[a] = c->d_mat[a];
+    }
+    YEE_TRY(dev_alloc(c, (void **)&c->d_coef, 2 * (size_t)s->nmat * sizeof(yee_real), err));
+    CUDA_TRY(err, cudaMemcpy(c->d_coef, s->ca, (size_t)s->nmat * sizeof(yee_real),
+                             cudaMemcpyHostToDevice));
+    CUDA_TRY(err, cudaMemcpy(c->d_coef + s->nmat, s->cb, (size_t)s->nmat * sizeof(yee_real),
+                             cudaMemcpyHostToDevice));
+    c->media.ca = c->d_coef;
+    c->media.cb = c->d_coef + s->nmat;
+    c->media.ch = s->ch;
+
+    size_t nline = 0;
+    for (int a = 0; a < 3; a++)
+        nline += 3 * (size_t)(s->dims.n[a] + 1) + 3 * (size_t)s->dims.n[a];
+    YEE_TRY(dev_alloc(c, (void **)&c->d_lines, nline * sizeof(yee_real), err));
+    yee_real *p = c->d_lines;
+    for (int a = 0; a < 3; a++) {
+        const size_t ne = (size_t)s->dims.n[a] + 1, nh = (size_t)s->dims.n[a];
+        const yee_real *src[6] = {s->ie[a], s->be[a], s->ae[a], s->ih[a], s->bh[a], s->ah[a]};
+        yee_real *dst[6];
+        for (int q = 0; q < 6; q++) {
+            const size_t len = q < 3 ? ne : nh;
+            dst[q] = p;
+            CUDA_TRY(err, cudaMemcpy(p, src[q], len * sizeof(yee_real), cudaMemcpyHostToDevice));
+            p += len;
+        }
+        c->lines.ie[a] = dst[0];
+        c->pml[a].be = dst[1];
+        c->pml[a].ae = dst[2];
+        c->lines.ih[a] = dst[3];
+        c->pml[a].bh = dst[4];
+        c->pml[a].ah = dst[5];
+    }
+    c->nslabs = s->nslabs;
+    for (int k = 0; k < s->nslabs; k++) {
+        cuda_slab *sl = &c->slabs[k];
+        sl->box = s->slabs[k];
+        size_t cells = 1;
+        for (int a = 0; a < 3; a++) {
+            sl->w[a] = sl->box.hi[a] - sl->box.lo[a];
+            cells *= (size_t)sl->w[a];
+        }
+        for (int q = 0; q < 2; q++) {
+            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_e[q], cells * sizeof(yee_real), err));
+            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_h[q], cells * sizeof(yee_real), err));
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        c->pec_low[a] = s->pec_low[a];
+    YEE_TRY(dev_alloc(c, (void **)&c->d_norm, 2 * sizeof(double), err));
+    YEE_TRY(dev_alloc(c, (void **)&c->d_bad, sizeof(unsigned long long), err));
+    const char *dbg = getenv("YEE_DEBUG_SYNC");
+    c->debug_sync = dbg && dbg[0] == '1';
+    return YEE_OK;
+}
+
+static int cuda_create(const yee_setup *s, void **out, yee_err *err)
+{
+    *out = NULL;
+    if (s->nmat < 1 || s->nmat > YEE_MAX_MATERIALS)
+        return yee_fail(err, YEE_ERR_UNSUPPORTED, "%d materials (at most %d)", s->nmat,
+                        YEE_MAX_MATERIALS);
+    cuda_ctx *c = (cuda_ctx *)calloc(1, sizeof *c);
+    if (!c)
+        return yee_fail(err, YEE_ERR_NOMEM, "cannot allocate the CUDA backend");
+    int rc = cuda_create_into(c, s, err);
+    if (rc < 0) {
+        cuda_destroy(c);
+        return rc;
+    }
+    *out = c;
+    return YEE_OK;
+}
+
+static int cuda_step_h(void *vctx, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    h_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->lines,
+                                                                        c->media.ch);
+    YEE_TRY(launched(c, err, "h_kernel"));
+    for (int s = 0; s < c->nslabs; s++) {
+        cuda_slab *sl = &c->slabs[s];
+        cpml_h_kernel<<<cells_grid(sl->w[0], sl->w[1], sl->w[2]), block_x>>>(
+            c->f, c->d, c->media.ch, c->pml[sl->box.axis], sl->box, sl->d_psi_h[0],
+            sl->d_psi_h[1]);
+        YEE_TRY(launched(c, err, "cpml_h_kernel"));
+    }
+    return YEE_OK;
+}
+
+static int cuda_step_e(void *vctx, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    e_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->lines,
+                                                                        c->media);
+    YEE_TRY(launched(c, err, "e_kernel"));
+    for (int s = 0; s < c->nslabs; s++) {
+        cuda_slab *sl = &c->slabs[s];
+        cpml_e_kernel<<<cells_grid(sl->w[0], sl->w[1], sl->w[2]), block_x>>>(
+            c->f, c->d, c->media, c->pml[sl->box.axis], sl->box, sl->d_psi_e[0], sl->d_psi_e[1]);
+        YEE_TRY(launched(c, err, "cpml_e_kernel"));
+    }
+    for (int a = 0; a < 3; a++) {
+        if (!c->pec_low[a])
+            continue;
+        const int u = (a + 1) % 3, v = (a + 2) % 3;
+        pec_low_kernel<<<dim3((unsigned)((c->d.n[u] + block_x - 1) / block_x), (unsigned)c->d.n[v]),
+                         block_x>>>(c->f, c->d, a);
+        YEE_TRY(launched(c, err, "pec_low_kernel"));
+    }
+    return YEE_OK;
+}
+
+static int ensure(cuda_ctx *c, void **p, size_t *cap, size_t bytes, yee_err *err)
+{
+    if (*cap >= bytes)
+        return YEE_OK;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    YEE_TRY(dev_alloc(c, p, bytes, err));
+    *cap = bytes;
+    return YEE_OK;
+}
+
+static int cuda_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    size_t cap = (size_t)c->src_cap * sizeof(yee_point_current);
+    YEE_TRY(ensure(c, (void **)&c->d_src, &cap, (size_t)n * sizeof *src, err));
+    c->src_cap = (int)(cap / sizeof(yee_point_current));
+    CUDA_TRY(err, cudaMemcpy(c->d_src, src, (size_t)n * sizeof *src, cudaMemcpyHostToDevice));
+    sources_kernel<<<(n + 63) / 64, 64>>>(c->f, c->d, c->media, n, c->d_src);
+    return launched(c, err, "sources_kernel");
+}
+
+static int cuda_halo(cuda_ctx *c, yee_field_kind kind, int axis, int layer, yee_real *buf,
+                     int pack, yee_err *err)
+{
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    const int fa = u < v ? u : v, sa = u < v ? v : u;
+    const size_t count = 3 * (size_t)c->d.n[fa] * (size_t)c->d.n[sa];
+    YEE_TRY(ensure(c, (void **)&c->d_stage, &c->stage_cap, count * sizeof(yee_real), err));
+    if (!pack)
+        CUDA_TRY(err, cudaMemcpy(c->d_stage, buf, count * sizeof(yee_real), cudaMemcpyHostToDevice));
+    halo_kernel<<<dim3((unsigned)((c->d.n[fa] + block_x - 1) / block_x), (unsigned)c->d.n[sa], 3),
+                  block_x>>>(c->f, c->d, (int)kind, axis, layer, fa, sa, c->d_stage, pack);
+    YEE_TRY(launched(c, err, "halo_kernel"));
+    if (pack)
+        CUDA_TRY(err, cudaMemcpy(buf, c->d_stage, count * sizeof(yee_real), cudaMemcpyDeviceToHost));
+    return YEE_OK;
+}
+
+static int cuda_pack_halo(void *vctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
+                          yee_err *err)
+{
+    return cuda_halo((cuda_ctx *)vctx, kind, axis, layer, buf, 1, err);
+}
+
+static int cuda_unpack_halo(void *vctx, yee_field_kind kind, int axis, int layer,
+                            const yee_real *buf, yee_err *err)
+{
+    return cuda_halo((cuda_ctx *)vctx, kind, axis, layer, (yee_real *)buf, 0, err);
+}
+
+static int cuda_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (n > c->sample_cap) {
+        cudaFree(c->d_samples);
+        cudaFree(c->d_values);
+        c->d_samples = NULL;
+        c->d_values = NULL;
+        YEE_TRY(dev_alloc(c, (void **)&c->d_samples, (size_t)n * sizeof *pts, err));
+        YEE_TRY(dev_alloc(c, (void **)&c->d_values, (size_t)n * sizeof *out, err));
+        c->sample_cap = n;
+    }
+    CUDA_TRY(err, cudaMemcpy(c->d_samples, pts, (size_t)n * sizeof *pts, cudaMemcpyHostToDevice));
+    gather_kernel<<<(n + 63) / 64, 64>>>(c->f, c->d, n, c->d_samples, c->d_values);
+    YEE_TRY(launched(c, err, "gather_kernel"));
+    CUDA_TRY(err, cudaMemcpy(out, c->d_values, (size_t)n * sizeof *out, cudaMemcpyDeviceToHost));
+    return YEE_OK;
+}
+
+static int cuda_download(void *vctx, int comp, const int lo[3], const int count[3],
+                         yee_real *out, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    const size_t n = (size_t)count[0] * count[1] * count[2];
+    YEE_TRY(ensure(c, (void **)&c->d_stage, &c->stage_cap, n * sizeof(yee_real), err));
+    box_kernel<<<cells_grid(count[0], count[1], count[2]), block_x>>>(
+        c->f, c->d, comp, lo[0], lo[1], lo[2], count[0], count[1], c->d_stage);
+    YEE_TRY(launched(c, err, "box_kernel"));
+    CUDA_TRY(err, cudaMemcpy(out, c->d_stage, n * sizeof(yee_real), cudaMemcpyDeviceToHost));
+    return YEE_OK;
+}
+
+static int cuda_norms(void *vctx, yee_norms *out, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    CUDA_TRY(err, cudaMemset(c->d_norm, 0, 2 * sizeof(double)));
+    CUDA_TRY(err, cudaMemset(c->d_bad, 0xff, sizeof(unsigned long long)));
+    norms_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->d_norm,
+                                                                            c->d_bad);
+    YEE_TRY(launched(c, err, "norms_kernel"));
+    double sums[2];
+    unsigned long long bad;
+    CUDA_TRY(err, cudaMemcpy(sums, c->d_norm, sizeof sums, cudaMemcpyDeviceToHost));
+    CUDA_TRY(err, cudaMemcpy(&bad, c->d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    memset(out, 0, sizeof *out);
+    out->e2 = sums[0];
+    out->h2 = sums[1];
+    if (bad != ~0ull) {
+        const unsigned long long lin = bad / 8;
+        out->nonfinite = 1;
+        out->bad_comp = (int)(bad % 8);
+        out->bad_i = (int)(lin % (unsigned long long)c->d.n[0]);
+        out->bad_j = (int)(lin / (unsigned long long)c->d.n[0] % (unsigned long long)c->d.n[1]);
+        out->bad_k = (int)(lin / ((unsigned long long)c->d.n[0] * c->d.n[1]));
+    }
+    return YEE_OK;
+}
+
+static size_t cuda_bytes(void *vctx)
+{
+    return ((cuda_ctx *)vctx)->bytes;
+}
+
+extern "C" int yee_backend_cuda_devices(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess)
+        return 0;
+    return n;
+}
+
+extern "C" int yee_backend_cuda_device_info(int dev, char *name, size_t cap, size_t *total,
+                                            size_t *free_bytes)
+{
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess)
+        return YEE_ERR_CUDA;
+    snprintf(name, cap, "%s (sm_%d%d)", p.name, p.major, p.minor);
+    *total = p.totalGlobalMem;
+    *free_bytes = 0;
+    int cur = 0;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur == dev) {
+        size_t f = 0, t = 0;
+        if (cudaMemGetInfo(&f, &t) == cudaSuccess)
+            *free_bytes = f;
+    }
+    return YEE_OK;
+}
+
+extern "C" const yee_backend_ops yee_backend_cuda = {
+    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources, cuda_pack_halo,
+    cuda_unpack_halo, cuda_gather, cuda_download, cuda_norms,  cuda_bytes,         cuda_destroy,
+};

@@ -1,0 +1,174 @@
+/* kernels/yee_cell.h -- the per-cell arithmetic of one Yee time step, written once for both
+ * backends (STYLE 3.2). Every function here updates or reads the cell (i,j,k) of a subdomain
+ * and nothing else; loops (kernels/cpu) and thread maps (kernels/cuda) only choose which cells.
+ *
+ * Staggering (Yee 1966), integer indices count cells from the subdomain's lower corner:
+ *   Ex(i+1/2, j, k)   Ey(i, j+1/2, k)   Ez(i, j, k+1/2)          at time n
+ *   Hx(i, j+1/2, k+1/2) Hy(i+1/2, j, k+1/2) Hz(i+1/2, j+1/2, k)  at time n+1/2
+ * all six stored at array index (i,j,k). Units are normalized: eps0 = mu0 = c = 1, lengths in um,
+ * H stored as eta0*H, so the update factors are dt/eps and dt/mu in c-units.
+ * Storage: one array per component, x fastest, YEE_HALO ghost cells on every side. The H update
+ * reads E at +1 (high ghosts) and the E update reads H at -1 (low ghosts): that is the whole halo.
+ */
+#ifndef YEE_KERNELS_CELL_H
+#define YEE_KERNELS_CELL_H
+
+#include "kernels/yee_hd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Width of the ghost layer the stencil needs (WarpX GetMaxGuardCell). */
+#define YEE_HALO 1
+
+/* Interior size of a subdomain and the element strides of its padded arrays. */
+typedef struct yee_dims {
+    int n[3];          /* interior cells per axis */
+    int64_t stride[3]; /* 1, nx + 2H, (nx + 2H)(ny + 2H) */
+} yee_dims;
+
+/* The field arrays (device or host pointers, depending on who holds the struct). */
+typedef struct yee_fields {
+    yee_real *e[3];
+    yee_real *h[3];
+} yee_fields;
+
+/* 1-D inverse spacings along each axis with the CPML stretching kappa folded in:
+ * ie[a][i] = 1 / (kappa_e(i) * dx_a) at integer nodes i = 0..n_a (used by E updates),
+ * ih[a][i] = 1 / (kappa_h(i+1/2) * dx_a) at half nodes (used by H updates). Outside PML slabs
+ * kappa = 1, so one loop serves the whole domain without a branch. */
+typedef struct yee_lines {
+    const yee_real *ie[3];
+    const yee_real *ih[3];
+} yee_lines;
+
+/* Material data of the E update: per-component material index per cell (field layout) into
+ * small tables of update coefficients (Taflove & Hagness eq. 3.31, normalized units):
+ *   ca = (1 - sigma dt / 2 eps) / (1 + sigma dt / 2 eps),  cb = (dt / eps) / (1 + sigma dt / 2 eps).
+ * H has mu_r = 1 everywhere, so its factor is the scalar ch = dt. */
+typedef struct yee_media {
+    const uint8_t *mat[3];
+    const yee_real *ca;
+    const yee_real *cb;
+    yee_real ch;
+} yee_media;
+
+/* Graded CPML coefficients along one axis (Roden & Gedney 2000, eqs. 19-20), full axis length
+ * (zero outside the slabs): b = exp(-(sigma/kappa + alpha) dt), a = sigma (b - 1) /
+ * (dx (sigma kappa + kappa^2 alpha)); *_e at integer nodes, *_h at half nodes. */
+typedef struct yee_cpml_axis {
+    const yee_real *be, *ae;
+    const yee_real *bh, *ah;
+} yee_cpml_axis;
+
+/* Linear index of cell (i,j,k); 64-bit because a 1300^3 grid exceeds 2^31 entries. */
+YEE_HD int64_t yee_idx(yee_dims d, int i, int j, int k)
+{
+    return (int64_t)(i + YEE_HALO) + (int64_t)(j + YEE_HALO) * d.stride[1] +
+           (int64_t)(k + YEE_HALO) * d.stride[2];
+}
+
+/* H^{n+1/2} = H^{n-1/2} - dt curl E^n (Faraday), e.g.
+ *   Hx(i,j+1/2,k+1/2) -= dt [ (Ez(j+1) - Ez(j)) / (kappa dy) - (Ey(k+1) - Ey(k)) / (kappa dz) ]. */
+YEE_HD void yee_update_h(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int i, int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t sy = d.stride[1], sz = d.stride[2];
+    const yee_real *YEE_RESTRICT ex = f.e[0];
+    const yee_real *YEE_RESTRICT ey = f.e[1];
+    const yee_real *YEE_RESTRICT ez = f.e[2];
+    const yee_real ix = L.ih[0][i], iy = L.ih[1][j], iz = L.ih[2][k];
+    f.h[0][c] -= ch * (iy * (ez[c + sy] - ez[c]) - iz * (ey[c + sz] - ey[c]));
+    f.h[1][c] -= ch * (iz * (ex[c + sz] - ex[c]) - ix * (ez[c + 1] - ez[c]));
+    f.h[2][c] -= ch * (ix * (ey[c + 1] - ey[c]) - iy * (ex[c + sy] - ex[c]));
+}
+
+/* E^{n+1} = ca E^n + cb curl H^{n+1/2} (Ampere with conduction current), e.g.
+ *   Ex(i+1/2,j,k) = ca Ex + cb [ (Hz(j) - Hz(j-1)) / (kappa dy) - (Hy(k) - Hy(k-1)) / (kappa dz) ]. */
+YEE_HD void yee_update_e(yee_fields f, yee_dims d, yee_lines L, yee_media m, int i, int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t sy = d.stride[1], sz = d.stride[2];
+    const yee_real *YEE_RESTRICT hx = f.h[0];
+    const yee_real *YEE_RESTRICT hy = f.h[1];
+    const yee_real *YEE_RESTRICT hz = f.h[2];
+    const yee_real ix = L.ie[0][i], iy = L.ie[1][j], iz = L.ie[2][k];
+    const int mx = m.mat[0][c], my = m.mat[1][c], mz = m.mat[2][c];
+    f.e[0][c] = m.ca[mx] * f.e[0][c] + m.cb[mx] * (iy * (hz[c] - hz[c - sy]) - iz * (hy[c] - hy[c - sz]));
+    f.e[1][c] = m.ca[my] * f.e[1][c] + m.cb[my] * (iz * (hx[c] - hx[c - sz]) - ix * (hz[c] - hz[c - 1]));
+    f.e[2][c] = m.ca[mz] * f.e[2][c] + m.cb[mz] * (ix * (hy[c] - hy[c - 1]) - iy * (hx[c] - hx[c - sy]));
+}
+
+/* Position of cell (i,j,k) along `axis`. */
+YEE_HD int yee_axis_pos(int axis, int i, int j, int k)
+{
+    return axis == 0 ? i : (axis == 1 ? j : k);
+}
+
+/* CPML correction of E in a slab normal to `axis` (Roden & Gedney 2000, eqs. 13-14 and 19).
+ * With p = axis, q = p+1, r = p+2 (mod 3), Ampere has E_q ~ -dH_r/dp and E_r ~ +dH_q/dp, so
+ *   psi_q = b psi_q + a (H_r(p) - H_r(p-1)),  E_q -= cb psi_q
+ *   psi_r = b psi_r + a (H_q(p) - H_q(p-1)),  E_r += cb psi_r
+ * psi_q/psi_r are the slab's arrays and l this cell's index in them. Runs after yee_update_e
+ * on the same step (both read H^{n+1/2} only, so their order does not matter). */
+YEE_HD void yee_cpml_e(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, int axis,
+                       yee_real *YEE_RESTRICT psi_q, yee_real *YEE_RESTRICT psi_r, int64_t l,
+                       int i, int j, int k)
+{
+    const int q = (axis + 1) % 3, r = (axis + 2) % 3;
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t s = d.stride[axis];
+    const int p = yee_axis_pos(axis, i, j, k);
+    const yee_real b = pa.be[p], a = pa.ae[p];
+    const yee_real pq = b * psi_q[l] + a * (f.h[r][c] - f.h[r][c - s]);
+    const yee_real pr = b * psi_r[l] + a * (f.h[q][c] - f.h[q][c - s]);
+    psi_q[l] = pq;
+    psi_r[l] = pr;
+    f.e[q][c] -= m.cb[m.mat[q][c]] * pq;
+    f.e[r][c] += m.cb[m.mat[r][c]] * pr;
+}
+
+/* CPML correction of H in a slab normal to `axis`. Faraday has H_q ~ +dE_r/dp and
+ * H_r ~ -dE_q/dp, so
+ *   psi_q = b psi_q + a (E_r(p+1) - E_r(p)),  H_q += dt psi_q
+ *   psi_r = b psi_r + a (E_q(p+1) - E_q(p)),  H_r -= dt psi_r                                 */
+YEE_HD void yee_cpml_h(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, int axis,
+                       yee_real *YEE_RESTRICT psi_q, yee_real *YEE_RESTRICT psi_r, int64_t l,
+                       int i, int j, int k)
+{
+    const int q = (axis + 1) % 3, r = (axis + 2) % 3;
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t s = d.stride[axis];
+    const int p = yee_axis_pos(axis, i, j, k);
+    const yee_real b = pa.bh[p], a = pa.ah[p];
+    const yee_real pq = b * psi_q[l] + a * (f.e[r][c + s] - f.e[r][c]);
+    const yee_real pr = b * psi_r[l] + a * (f.e[q][c + s] - f.e[q][c]);
+    psi_q[l] = pq;
+    psi_r[l] = pr;
+    f.h[q][c] += ch * pq;
+    f.h[r][c] -= ch * pr;
+}
+
+/* A PEC wall on the low face of `axis` lies on the node plane p = 0: the two E components
+ * tangential to it vanish there. (On the high face the wall is the plane p = n, which is the
+ * ghost layer: never updated, so it stays zero.) */
+YEE_HD void yee_pec_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    f.e[(axis + 1) % 3][c] = YEE_R(0.0);
+    f.e[(axis + 2) % 3][c] = YEE_R(0.0);
+}
+
+/* A point current J (already divided by the cell volume, normalized units) in E component
+ * `comp` at cell index c: Ampere's -J term, E -= cb J (J at time n+1/2). */
+YEE_HD void yee_add_current(yee_fields f, yee_media m, int comp, int64_t c, yee_real j)
+{
+    f.e[comp][c] -= m.cb[m.mat[comp][c]] * j;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,32 @@
+/* solver/grid.h -- the static description of a subdomain that a backend is created from:
+ * material coefficient tables, the 1-D kappa-folded inverse spacings, the graded CFS-CPML
+ * profiles and slabs, and the PEC walls. Host memory, built once from a validated config.
+ * It does not hold fields (the backend does) and does not rasterize shapes (geometry/ does).
+ */
+#ifndef YEE_SOLVER_GRID_H
+#define YEE_SOLVER_GRID_H
+
+#include "common/yee_err.h"
+#include "io/config.h"
+#include "kernels/backend.h"
+
+typedef struct yee_grid {
+    int n[3];          /* cells of this subdomain */
+    int offset[3];     /* position of its cell 0 in the global grid */
+    yee_setup setup;   /* points into the arrays below */
+    yee_real ca[1], cb[1];
+    yee_real *lines;   /* one block: per axis ie, be, ae (n+1) and ih, bh, ah (n) */
+    double sigma_max[3][2]; /* CPML sigma at the outer wall per face (c/um), for reports */
+} yee_grid;
+
+/* Build the subdomain [offset, offset+n) of cfg's global grid. Returns YEE_OK or YEE_ERR_NOMEM. */
+int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], yee_grid *g,
+                   yee_err *err);
+
+void yee_grid_free(yee_grid *g);
+
+/* E update coefficients of a uniform medium eps_r, sigma (S/m) at time step dt (c-units),
+ * Taflove & Hagness eq. 3.31 in normalized units. */
+void yee_medium_coefficients(double eps_r, double sigma_si, double dt, yee_real *ca, yee_real *cb);
+
+#endif

@@ -1,0 +1,302 @@
+/* solver/main.c -- the `yee` command line: run, check, info (and deck-keys for the docs test).
+ * The only place that prints final errors and chooses exit codes: 0 success, 1 a failed run or
+ * an invalid deck, 2 a bad command line.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/deck.h"
+#include "solver/grid.h"
+#include "solver/sim.h"
+#include "solver/source.h"
+
+#ifndef YEE_VERSION
+#define YEE_VERSION "0.0.0"
+#endif
+
+static const char usage_text[] =
+    "usage: yee <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cuda] [--quiet]\n"
+    "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf)\n"
+    "  check DECK [--set KEY=VALUE]...\n"
+    "                 validate DECK and print grid, time step, memory and resolution\n"
+    "  info           build configuration, backends and devices\n"
+    "  deck-keys      every deck key with type, unit and default (see docs/deck.md)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help     this text\n"
+    "  --version      print the version\n"
+    "\n"
+    "Deck reference: docs/deck.md. Units: lengths um, times fs, frequencies THz.\n";
+
+typedef struct cli {
+    const char *deck;
+    const char *out_dir;
+    const char *backend;
+    const char **sets;
+    int nsets;
+    int quiet;
+} cli;
+
+static int rank0(void)
+{
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r == 0;
+}
+
+/* Parse the options after the command word; returns 0 or 2 (usage error, message printed). */
+static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *c)
+{
+    memset(c, 0, sizeof *c);
+    c->sets = (const char **)calloc((size_t)argc, sizeof *c->sets);
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--set") == 0 && i + 1 < argc) {
+            c->sets[c->nsets++] = argv[++i];
+        } else if (strncmp(a, "--set=", 6) == 0) {
+            c->sets[c->nsets++] = a + 6;
+        } else if (allow_run_opts && strcmp(a, "--out") == 0 && i + 1 < argc) {
+            c->out_dir = argv[++i];
+        } else if (allow_run_opts && strcmp(a, "--backend") == 0 && i + 1 < argc) {
+            c->backend = argv[++i];
+        } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
+            c->quiet = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            if (rank0())
+                fprintf(stderr, "yee: unknown or incomplete option '%s' (see yee --help)\n", a);
+            return 2;
+        } else if (!c->deck) {
+            c->deck = a;
+        } else {
+            if (rank0())
+                fprintf(stderr, "yee: more than one deck given ('%s' and '%s')\n", c->deck, a);
+            return 2;
+        }
+    }
+    if (!c->deck) {
+        if (rank0())
+            fprintf(stderr, "yee: no deck given (see yee --help)\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int load_deck(const cli *c, yee_config *cfg)
+{
+    yee_err err;
+    err.msg[0] = '\0';
+    int rc = yee_deck_load(c->deck, c->sets, c->nsets, cfg, &err);
+    if (rc < 0) {
+        if (rank0())
+            fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    if (c->out_dir)
+        snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s", c->out_dir);
+    return 0;
+}
+
+static void human_bytes(double b, char *out, size_t n)
+{
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024.0 && u < 4) {
+        b /= 1024.0;
+        u++;
+    }
+    snprintf(out, n, "%.1f %s", b, unit[u]);
+}
+
+static const char *bc_name(yee_boundary b)
+{
+    return b == YEE_BC_PEC ? "pec" : b == YEE_BC_CPML ? "cpml" : "periodic";
+}
+
+/* Print the summary `yee check` shows; returns the number of warnings. */
+static int print_check(const yee_config *cfg, FILE *out)
+{
+    int warnings = 0;
+    const double cells = (double)cfg->n[0] * cfg->n[1] * cfg->n[2];
+    char mem[32];
+    human_bytes((double)yee_sim_bytes_estimate(cfg), mem, sizeof mem);
+    fprintf(out, "deck        %s (run name '%s')\n", cfg->deck_path, cfg->name);
+    fprintf(out, "grid        %d x %d x %d = %.0f cells, dx = %g x %g x %g um\n", cfg->n[0],
+            cfg->n[1], cfg->n[2], cells, cfg->dx[0], cfg->dx[1], cfg->dx[2]);
+    fprintf(out, "domain      [%g, %g] x [%g, %g] x [%g, %g] um\n", cfg->origin[0],
+            cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
+            cfg->origin[1] + cfg->n[1] * cfg->dx[1], cfg->origin[2],
+            cfg->origin[2] + cfg->n[2] * cfg->dx[2]);
+    fprintf(out, "boundaries  x %s/%s, y %s/%s, z %s/%s; CPML cells %d/%d %d/%d %d/%d\n",
+            bc_name(cfg->boundary[0][0]), bc_name(cfg->boundary[0][1]),
+            bc_name(cfg->boundary[1][0]), bc_name(cfg->boundary[1][1]),
+            bc_name(cfg->boundary[2][0]), bc_name(cfg->boundary[2][1]), cfg->pml_cells[0][0],
+            cfg->pml_cells[0][1], cfg->pml_cells[1][0], cfg->pml_cells[1][1],
+            cfg->pml_cells[2][0], cfg->pml_cells[2][1]);
+    fprintf(out, "time step   dt = %.6g fs (Courant %.3g of the 3D limit)\n",
+            cfg->dt * YEE_TIME_UNIT_FS, cfg->courant);
+    fprintf(out, "steps       %ld (%.6g fs simulated)\n", cfg->steps,
+            cfg->steps * cfg->dt * YEE_TIME_UNIT_FS);
+    fprintf(out, "memory      %s per rank (1 rank, %s fields)\n", mem, YEE_REAL_NAME);
+    fprintf(out, "sources     %d, monitors %d\n", cfg->nsources, cfg->nmonitors);
+    double fmax = 0.0;
+    for (int s = 0; s < cfg->nsources; s++) {
+        const double f = yee_profile_fmax(&cfg->sources[s].profile);
+        if (f > fmax)
+            fmax = f;
+    }
+    if (fmax > 0.0) {
+        double dxmax = cfg->dx[0];
+        for (int a = 1; a < 3; a++)
+            if (cfg->dx[a] > dxmax)
+                dxmax = cfg->dx[a];
+        /* shortest wavelength of the source spectrum in the densest medium */
+        const double lambda = 1.0 / (fmax * sqrt(cfg->eps_r));
+        const double ppw = lambda / dxmax;
+        fprintf(out, "resolution  %.1f cells per shortest wavelength (%.4g um at %.4g THz in "
+                     "eps %.3g)\n", ppw, lambda, fmax * YEE_C_UM_THZ, cfg->eps_r);
+        if (ppw < 10.0) {
+            fprintf(out, "warning: fewer than 10 cells per wavelength (%.1f): expect phase "
+                         "errors of a few percent; raise grid.resolution\n", ppw);
+            warnings++;
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++)
+            if (cfg->boundary[a][side] == YEE_BC_CPML && cfg->pml_cells[a][side] < 8) {
+                fprintf(out, "warning: %c %s CPML has only %d cells; 8 or more absorb better\n",
+                        "xyz"[a], side ? "high" : "low", cfg->pml_cells[a][side]);
+                warnings++;
+            }
+    return warnings;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    cli c;
+    int rc = parse_cli(argc, argv, 2, 0, &c);
+    if (rc) {
+        free(c.sets);
+        return rc;
+    }
+    yee_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    rc = load_deck(&c, &cfg);
+    if (rc == 0 && rank0()) {
+        print_check(&cfg, stdout);
+        printf("ok: %s is valid\n", c.deck);
+    }
+    yee_config_free(&cfg);
+    free(c.sets);
+    return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    cli c;
+    int rc = parse_cli(argc, argv, 2, 1, &c);
+    if (rc) {
+        free(c.sets);
+        return rc;
+    }
+    yee_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    rc = load_deck(&c, &cfg);
+    if (rc) {
+        free(c.sets);
+        return rc;
+    }
+    yee_run_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.backend = c.backend;
+    opt.quiet = c.quiet;
+    opt.progress = !c.quiet && rank0() && isatty(STDERR_FILENO);
+    if (!c.quiet && rank0())
+        printf("yee %s: %s, %d x %d x %d cells, %ld steps of %.4g fs\n", YEE_VERSION, cfg.name,
+               cfg.n[0], cfg.n[1], cfg.n[2], cfg.steps, cfg.dt * YEE_TIME_UNIT_FS);
+    yee_run_stats stats;
+    yee_err err;
+    err.msg[0] = '\0';
+    rc = yee_sim_run(&cfg, &opt, &stats, &err);
+    if (rc < 0) {
+        if (rank0())
+            fprintf(stderr, "yee: error: %s\n", err.msg);
+        rc = rc == YEE_ERR_USAGE ? 2 : 1;
+    } else {
+        if (!c.quiet && rank0()) {
+            char mem[32];
+            human_bytes((double)stats.backend_bytes, mem, sizeof mem);
+            printf("done: %ld steps in %.2f s, %.1f Mcells/s, %s; wrote %s\n", stats.steps,
+                   stats.seconds, stats.mcells_per_s, mem, stats.h5_path);
+        }
+        rc = 0;
+    }
+    yee_config_free(&cfg);
+    free(c.sets);
+    return rc;
+}
+
+static int cmd_info(void)
+{
+    if (!rank0())
+        return 0;
+    char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(mpi, &len);
+    char *nl = strchr(mpi, '\n');
+    if (nl)
+        *nl = '\0';
+    printf("yee %s\n", YEE_VERSION);
+#ifdef YEE_BUILD_TYPE
+    printf("build       %s, %s\n", YEE_BUILD_TYPE, YEE_C_COMPILER);
+#endif
+    printf("precision   %s (%zu bytes per field value)\n", YEE_REAL_NAME, sizeof(yee_real));
+    printf("openmp      %d threads (OMP_NUM_THREADS)\n", omp_get_max_threads());
+    printf("mpi         %s\n", mpi);
+    printf("backends    cpu%s\n", yee_backend_find("cuda") ? ", cuda" : "");
+    if (yee_backend_find("cuda"))
+        printf("cuda        %d device(s)\n", yee_backend_cuda_devices());
+    else
+        printf("cuda        not built (configure with nvcc found, YEE_CUDA=AUTO|ON)\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rc = 0;
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    if (!cmd) {
+        if (rank0())
+            fputs(usage_text, stderr);
+        rc = 2;
+    } else if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        if (rank0())
+            fputs(usage_text, stdout);
+    } else if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        if (rank0())
+            printf("yee %s\n", YEE_VERSION);
+    } else if (strcmp(cmd, "run") == 0) {
+        rc = cmd_run(argc, argv);
+    } else if (strcmp(cmd, "check") == 0) {
+        rc = cmd_check(argc, argv);
+    } else if (strcmp(cmd, "info") == 0) {
+        rc = cmd_info();
+    } else if (strcmp(cmd, "deck-keys") == 0) {
+        if (rank0())
+            yee_deck_print_keys(stdout);
+    } else {
+        if (rank0())
+            fprintf(stderr, "yee: unknown command '%s' (see yee --help)\n", cmd);
+        rc = 2;
+    }
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,654 @@
+/* solver/sim.c -- the time loop and the monitors it feeds.
+ *
+ * Order of one step n (fields E^n, H^{n-1/2} on entry; DESIGN.md "Data flow"):
+ *   step_h -> H^{n+1/2};  H halo (periodic faces);  step_e -> E^{n+1};  point currents J^{n+1/2};
+ *   E halo;  probes sample E^{n+1}, H^{n+1/2};  snapshots when due;  health check when due.
+ * A "completed step" count s = n + 1 labels output: E at time s dt, H at (s - 1/2) dt.
+ * This file never tests which backend runs and never touches field memory itself.
+ */
+#include "solver/sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/h5out.h"
+#include "io/vtk.h"
+#include "solver/grid.h"
+#include "solver/source.h"
+
+/* Half-cell offset of component c along axis a: Ex sits at i+1/2 on x, Hx at j+1/2, k+1/2. */
+static double stagger(int c, int a)
+{
+    if (c < 3)
+        return c == a ? 0.5 : 0.0;
+    return (c - 3) == a ? 0.0 : 0.5;
+}
+
+typedef struct point_source {
+    const yee_source_cfg *cfg;
+    int owned;        /* this rank holds the cell */
+    int i, j, k;      /* local cell */
+    double inv_volume;
+} point_source;
+
+typedef struct probe {
+    const yee_monitor_cfg *cfg;
+    int ncomp;
+    int comps[YEE_NCOMP];
+    yee_sample pts[YEE_NCOMP];
+    double pos[YEE_NCOMP][3];
+    double t0[YEE_NCOMP];
+    int owned;
+    yee_real *series; /* steps x ncomp */
+} probe;
+
+typedef struct snapshot_comp {
+    int comp;
+    int lo[3], count[3];  /* node box of this component (local = global on one rank) */
+    int h5_id;
+    double origin[3];
+} snapshot_comp;
+
+typedef struct snapshot {
+    const yee_monitor_cfg *cfg;
+    int ncomp;
+    snapshot_comp comps[YEE_NCOMP];
+    long nframes;
+    long frame;           /* frames written so far */
+} snapshot;
+
+struct yee_sim {
+    const yee_config *cfg;
+    yee_run_options opt;
+    const yee_backend_ops *be;
+    void *ctx;
+    yee_grid grid;
+    int rank, nranks;
+    long step;            /* completed steps */
+    double t_sources_end; /* c-units; +inf with a cw source */
+    double energy_ref;    /* energy at the first check after the sources ended (0: not yet) */
+    long energy_ref_step;
+
+    int nsrc;
+    point_source *src;
+    yee_point_current *currents;
+    int ncur;
+
+    int nprobes;
+    probe *probes;
+    int nsnaps;
+    snapshot *snaps;
+    yee_real *frame_buf;  /* largest snapshot component box */
+
+    yee_real *halo_buf;   /* 3 * largest face */
+
+    yee_h5 *h5;
+    char h5_path[YEE_PATH_LEN + YEE_NAME_LEN + 8];
+    double t_start;       /* MPI_Wtime at the first advance */
+    double t_last_progress;
+    double seconds;
+};
+
+/* ---- backend choice ---- */
+
+int yee_backend_pick(const char *name, const yee_backend_ops **out, yee_err *err)
+{
+    *out = NULL;
+    if (!name || strcmp(name, "auto") == 0) {
+        const yee_backend_ops *cuda = yee_backend_find("cuda");
+        *out = (cuda && yee_backend_cuda_devices() > 0) ? cuda : &yee_backend_cpu;
+        return YEE_OK;
+    }
+    if (strcmp(name, "cuda") == 0) {
+        const yee_backend_ops *cuda = yee_backend_find("cuda");
+        if (!cuda)
+            return yee_fail(err, YEE_ERR_UNSUPPORTED,
+                            "backend 'cuda' is not built in (configure with nvcc; see `yee info`)");
+        if (yee_backend_cuda_devices() <= 0)
+            return yee_fail(err, YEE_ERR_UNSUPPORTED, "backend 'cuda': no CUDA device found");
+        *out = cuda;
+        return YEE_OK;
+    }
+    if (strcmp(name, "cpu") == 0) {
+        *out = &yee_backend_cpu;
+        return YEE_OK;
+    }
+    return yee_fail(err, YEE_ERR_USAGE, "unknown backend '%s' (expected auto, cpu or cuda)", name);
+}
+
+/* ---- setup ---- */
+
+/* Nearest node of component c to position x (um) along axis a, clamped to the interior. */
+static int nearest_node(const yee_config *cfg, int c, int a, double x)
+{
+    long i = lround((x - cfg->origin[a]) / cfg->dx[a] - stagger(c, a));
+    if (i < 0)
+        i = 0;
+    if (i > cfg->n[a] - 1)
+        i = cfg->n[a] - 1;
+    return (int)i;
+}
+
+static double node_position(const yee_config *cfg, int c, int a, int i)
+{
+    return cfg->origin[a] + (i + stagger(c, a)) * cfg->dx[a];
+}
+
+static int setup_sources(yee_sim *s, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    s->nsrc = cfg->nsources;
+    s->src = (point_source *)calloc((size_t)(cfg->nsources + 1), sizeof *s->src);
+    s->currents = (yee_point_current *)calloc((size_t)(cfg->nsources + 1), sizeof *s->currents);
+    if (!s->src || !s->currents)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate sources");
+    s->t_sources_end = 0.0;
+    for (int q = 0; q < cfg->nsources; q++) {
+        const yee_source_cfg *sc = &cfg->sources[q];
+        point_source *p = &s->src[q];
+        p->cfg = sc;
+        int ijk[3];
+        for (int a = 0; a < 3; a++)
+            ijk[a] = nearest_node(cfg, sc->component, a, sc->position[a]) - s->grid.offset[a];
+        p->owned = 1;
+        for (int a = 0; a < 3; a++)
+            p->owned &= ijk[a] >= 0 && ijk[a] < s->grid.n[a];
+        p->i = ijk[0];
+        p->j = ijk[1];
+        p->k = ijk[2];
+        p->inv_volume = 1.0 / (cfg->dx[0] * cfg->dx[1] * cfg->dx[2]);
+        const double end = yee_profile_end(&sc->profile);
+        if (end > s->t_sources_end)
+            s->t_sources_end = end;
+    }
+    return YEE_OK;
+}
+
+static int setup_probes(yee_sim *s, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    for (int m = 0; m < cfg->nmonitors; m++)
+        s->nprobes += cfg->monitors[m].kind == YEE_MON_PROBE;
+    s->probes = (probe *)calloc((size_t)s->nprobes + 1, sizeof *s->probes);
+    if (!s->probes)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate probes");
+    int p = 0;
+    for (int m = 0; m < cfg->nmonitors; m++) {
+        const yee_monitor_cfg *mc = &cfg->monitors[m];
+        if (mc->kind != YEE_MON_PROBE)
+            continue;
+        probe *pr = &s->probes[p++];
+        pr->cfg = mc;
+        pr->owned = 1;
+        for (int c = 0; c < YEE_NCOMP; c++) {
+            if (!(mc->components & (1u << c)))
+                continue;
+            const int q = pr->ncomp++;
+            pr->comps[q] = c;
+            int ijk[3];
+            for (int a = 0; a < 3; a++) {
+                ijk[a] = nearest_node(cfg, c, a, mc->position[a]);
+                pr->pos[q][a] = node_position(cfg, c, a, ijk[a]);
+                ijk[a] -= s->grid.offset[a];
+                pr->owned &= ijk[a] >= 0 && ijk[a] < s->grid.n[a];
+            }
+            pr->pts[q].comp = c;
+            pr->pts[q].i = ijk[0];
+            pr->pts[q].j = ijk[1];
+            pr->pts[q].k = ijk[2];
+            /* row r holds E^{r+1} (time (r+1) dt) and H^{r+1/2} (time (r+1/2) dt) */
+            pr->t0[q] = c < 3 ? cfg->dt : 0.5 * cfg->dt;
+        }
+        if (pr->owned) {
+            pr->series = (yee_real *)calloc((size_t)cfg->steps * (size_t)pr->ncomp, sizeof(yee_real));
+            if (!pr->series)
+                return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %ld samples for probe '%s'",
+                                cfg->steps * pr->ncomp, mc->name);
+        }
+    }
+    return YEE_OK;
+}
+
+/* Index range of component c's nodes inside [min, max] along axis a; a plane (min == max) or a
+ * box thinner than one cell takes the nearest node. */
+static void node_range(const yee_config *cfg, int c, int a, double min, double max, int *lo,
+                       int *count)
+{
+    const double off = stagger(c, a);
+    int l = (int)ceil((min - cfg->origin[a]) / cfg->dx[a] - off - 1e-9);
+    int h = (int)floor((max - cfg->origin[a]) / cfg->dx[a] - off + 1e-9);
+    if (l < 0)
+        l = 0;
+    if (h > cfg->n[a] - 1)
+        h = cfg->n[a] - 1;
+    if (l > h)
+        l = h = nearest_node(cfg, c, a, 0.5 * (min + max));
+    *lo = l;
+    *count = h - l + 1;
+}
+
+static long snapshot_frames(const yee_config *cfg, const yee_monitor_cfg *mc)
+{
+    long first = mc->start > 0 ? mc->start : mc->interval;
+    if (first > cfg->steps)
+        return 0;
+    return (cfg->steps - first) / mc->interval + 1;
+}
+
+static int snapshot_due(const yee_monitor_cfg *mc, long s)
+{
+    long first = mc->start > 0 ? mc->start : mc->interval;
+    return s >= first && (s - first) % mc->interval == 0;
+}
+
+static int setup_snapshots(yee_sim *s, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    for (int m = 0; m < cfg->nmonitors; m++)
+        s->nsnaps += cfg->monitors[m].kind == YEE_MON_SNAPSHOT;
+    s->snaps = (snapshot *)calloc((size_t)s->nsnaps + 1, sizeof *s->snaps);
+    if (!s->snaps)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate snapshots");
+    size_t biggest = 0;
+    int q = 0;
+    for (int m = 0; m < cfg->nmonitors; m++) {
+        const yee_monitor_cfg *mc = &cfg->monitors[m];
+        if (mc->kind != YEE_MON_SNAPSHOT)
+            continue;
+        snapshot *sn = &s->snaps[q++];
+        sn->cfg = mc;
+        sn->nframes = snapshot_frames(cfg, mc);
+        for (int c = 0; c < YEE_NCOMP; c++) {
+            if (!(mc->components & (1u << c)))
+                continue;
+            snapshot_comp *sc = &sn->comps[sn->ncomp++];
+            sc->comp = c;
+            size_t nodes = 1;
+            for (int a = 0; a < 3; a++) {
+                node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &sc->lo[a], &sc->count[a]);
+                sc->origin[a] = node_position(cfg, c, a, sc->lo[a]);
+                nodes *= (size_t)sc->count[a];
+            }
+            if (nodes > biggest)
+                biggest = nodes;
+        }
+    }
+    if (biggest) {
+        s->frame_buf = (yee_real *)malloc(biggest * sizeof(yee_real));
+        if (!s->frame_buf)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate a %.1f MiB snapshot buffer",
+                            biggest * sizeof(yee_real) / 1048576.0);
+    }
+    return YEE_OK;
+}
+
+/* mkdir -p for the output directory. */
+static int make_dirs(const char *dir, yee_err *err)
+{
+    char path[YEE_PATH_LEN];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; ; p++) {
+        const int end = *p == '\0';
+        if (*p == '/' || end) {
+            *p = '\0';
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                return yee_fail(err, YEE_ERR_IO, "cannot create output directory '%s': %s", path,
+                                strerror(errno));
+            if (end)
+                break;
+            *p = '/';
+        }
+    }
+    return YEE_OK;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long len = ftell(f);
+        if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = (char *)malloc((size_t)len + 1))) {
+            size_t got = fread(buf, 1, (size_t)len, f);
+            buf[got] = '\0';
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+static int open_output(yee_sim *s, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    YEE_TRY(make_dirs(cfg->out_dir, err));
+    snprintf(s->h5_path, sizeof s->h5_path, "%s/%s.h5", cfg->out_dir, cfg->name);
+    char *deck = read_text(cfg->deck_path);
+    int rc = yee_h5_create(s->h5_path, MPI_COMM_WORLD, cfg, deck, &s->h5, err);
+    free(deck);
+    YEE_TRY(rc);
+    for (int q = 0; q < s->nsnaps; q++) {
+        snapshot *sn = &s->snaps[q];
+        for (int c = 0; c < sn->ncomp; c++) {
+            snapshot_comp *sc = &sn->comps[c];
+            const int64_t shape[3] = {sc->count[0], sc->count[1], sc->count[2]};
+            YEE_TRY(yee_h5_snapshot_define(s->h5, sn->cfg->name, sc->comp, shape, sc->origin,
+                                           cfg->dx, sn->nframes, &sc->h5_id, err));
+        }
+    }
+    return YEE_OK;
+}
+
+size_t yee_sim_bytes_estimate(const yee_config *cfg)
+{
+    yee_grid g;
+    const int zero[3] = {0, 0, 0};
+    yee_err err;
+    size_t bytes = 0;
+    /* The slabs come from the grid builder; only their shapes matter here. */
+    if (yee_grid_build(cfg, cfg->n, zero, &g, &err) == YEE_OK) {
+        bytes = yee_backend_bytes_needed(g.setup.dims, g.setup.nslabs, g.setup.slabs);
+        yee_grid_free(&g);
+    }
+    for (int m = 0; m < cfg->nmonitors; m++)
+        if (cfg->monitors[m].kind == YEE_MON_PROBE)
+            bytes += (size_t)cfg->steps * YEE_NCOMP * sizeof(yee_real);
+    return bytes;
+}
+
+int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **out,
+                   yee_err *err)
+{
+    *out = NULL;
+    yee_sim *s = (yee_sim *)calloc(1, sizeof *s);
+    if (!s)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the simulation");
+    s->cfg = cfg;
+    if (opt)
+        s->opt = *opt;
+    MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s->nranks);
+    int rc = YEE_OK;
+    if (s->nranks > 1) {
+        rc = yee_fail(err, YEE_ERR_UNSUPPORTED,
+                      "running on %d MPI ranks: domain decomposition is not available yet; run "
+                      "one rank per simulation", s->nranks);
+        goto fail;
+    }
+    const int zero[3] = {0, 0, 0};
+    if ((rc = yee_backend_pick(s->opt.backend, &s->be, err)) < 0)
+        goto fail;
+    if ((rc = yee_grid_build(cfg, cfg->n, zero, &s->grid, err)) < 0)
+        goto fail;
+    if ((rc = s->be->create(&s->grid.setup, &s->ctx, err)) < 0)
+        goto fail;
+    if ((rc = setup_sources(s, err)) < 0 || (rc = setup_probes(s, err)) < 0 ||
+        (rc = setup_snapshots(s, err)) < 0)
+        goto fail;
+    size_t face = 0;
+    for (int a = 0; a < 3; a++) {
+        size_t f = (size_t)cfg->n[(a + 1) % 3] * (size_t)cfg->n[(a + 2) % 3];
+        if (f > face)
+            face = f;
+    }
+    s->halo_buf = (yee_real *)malloc(3 * face * sizeof(yee_real));
+    if (!s->halo_buf) {
+        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate halo buffers");
+        goto fail;
+    }
+    if (!s->opt.no_output && (rc = open_output(s, err)) < 0)
+        goto fail;
+    *out = s;
+    return YEE_OK;
+fail:
+    yee_sim_destroy(s);
+    return rc;
+}
+
+/* ---- the loop ---- */
+
+/* Periodic faces on one rank: the ghost layer of one side is the interior layer of the other.
+ * E ghosts live on the high side (n), H ghosts on the low side (-1); see kernels/yee_cell.h. */
+static int exchange(yee_sim *s, yee_field_kind kind, yee_err *err)
+{
+    for (int a = 0; a < 3; a++) {
+        if (s->cfg->boundary[a][0] != YEE_BC_PERIODIC)
+            continue;
+        const int n = s->grid.n[a];
+        const int from = kind == YEE_FIELD_E ? 0 : n - 1;
+        const int to = kind == YEE_FIELD_E ? n : -1;
+        YEE_TRY(s->be->pack_halo(s->ctx, kind, a, from, s->halo_buf, err));
+        YEE_TRY(s->be->unpack_halo(s->ctx, kind, a, to, s->halo_buf, err));
+    }
+    return YEE_OK;
+}
+
+static int sample_probes(yee_sim *s, long row, yee_err *err)
+{
+    for (int p = 0; p < s->nprobes; p++) {
+        probe *pr = &s->probes[p];
+        if (!pr->owned)
+            continue;
+        YEE_TRY(s->be->gather(s->ctx, pr->ncomp, pr->pts, pr->series + row * pr->ncomp, err));
+    }
+    return YEE_OK;
+}
+
+static int write_vtk(yee_sim *s, const snapshot *sn, const snapshot_comp *sc, long step,
+                     yee_err *err)
+{
+    char path[YEE_PATH_LEN + 3 * YEE_NAME_LEN];
+    snprintf(path, sizeof path, "%s/%s_%s_%s_%06ld.vtk", s->cfg->out_dir, s->cfg->name,
+             sn->cfg->name, yee_component_name(sc->comp), step);
+    char title[256];
+    snprintf(title, sizeof title, "yee %s %s %s step %ld time %.6g fs", s->cfg->name,
+             sn->cfg->name, yee_component_name(sc->comp), step,
+             (step - (sc->comp < 3 ? 0.0 : 0.5)) * s->cfg->dt * YEE_TIME_UNIT_FS);
+    const int64_t n[3] = {sc->count[0], sc->count[1], sc->count[2]};
+    return yee_vtk_write_points(path, title, yee_component_name(sc->comp), n, sc->origin,
+                                s->cfg->dx, s->frame_buf, err);
+}
+
+static int write_snapshots(yee_sim *s, yee_err *err)
+{
+    for (int q = 0; q < s->nsnaps; q++) {
+        snapshot *sn = &s->snaps[q];
+        if (!snapshot_due(sn->cfg, s->step) || sn->frame >= sn->nframes)
+            continue;
+        for (int c = 0; c < sn->ncomp; c++) {
+            const snapshot_comp *sc = &sn->comps[c];
+            YEE_TRY(s->be->download(s->ctx, sc->comp, sc->lo, sc->count, s->frame_buf, err));
+            const double t = (s->step - (sc->comp < 3 ? 0.0 : 0.5)) * s->cfg->dt;
+            const int64_t start[3] = {0, 0, 0};
+            const int64_t count[3] = {sc->count[0], sc->count[1], sc->count[2]};
+            YEE_TRY(yee_h5_snapshot_write(s->h5, sc->h5_id, sn->frame, s->step, t, start, count,
+                                          s->frame_buf, err));
+            if (sn->cfg->vtk)
+                YEE_TRY(write_vtk(s, sn, sc, s->step, err));
+        }
+        sn->frame++;
+    }
+    return YEE_OK;
+}
+
+static const char *const comp_names[YEE_NCOMP] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+
+/* NaN/Inf anywhere, or energy growing after every source has ended, is a blow-up: a passive
+ * system with absorbing or reflecting walls cannot gain energy once it is left alone. */
+static int check_health(yee_sim *s, yee_err *err)
+{
+    yee_norms nrm;
+    YEE_TRY(s->be->norms(s->ctx, &nrm, err));
+    const yee_config *cfg = s->cfg;
+    if (nrm.nonfinite) {
+        const int c = nrm.bad_comp;
+        double pos[3];
+        const int ijk[3] = {nrm.bad_i + s->grid.offset[0], nrm.bad_j + s->grid.offset[1],
+                            nrm.bad_k + s->grid.offset[2]};
+        for (int a = 0; a < 3; a++)
+            pos[a] = node_position(cfg, c, a, ijk[a]);
+        return yee_fail(err, YEE_ERR_NUMERIC,
+                        "the fields blew up: %s is not finite at cell (%d, %d, %d) = (%.4g, %.4g, "
+                        "%.4g) um, detected at step %ld of %ld (checks every %ld steps; lower "
+                        "simulation.courant or check materials and the PML)",
+                        comp_names[c], ijk[0], ijk[1], ijk[2], pos[0], pos[1], pos[2], s->step,
+                        cfg->steps, cfg->check_interval);
+    }
+    const double energy = nrm.e2 + nrm.h2;
+    const double t = s->step * cfg->dt;
+    if (s->opt.verbose && s->rank == 0)
+        printf("step %ld  t %.6g fs  sum E^2 %.6e  sum H^2 %.6e\n", s->step, t * YEE_TIME_UNIT_FS,
+               nrm.e2, nrm.h2);
+    if (t > s->t_sources_end) {
+        if (s->energy_ref <= 0.0) {
+            s->energy_ref = energy > 1e-300 ? energy : 1e-300;
+            s->energy_ref_step = s->step;
+        } else if (energy > 1e4 * s->energy_ref) {
+            return yee_fail(err, YEE_ERR_NUMERIC,
+                            "the fields are growing without bound: energy rose %.3g-fold between "
+                            "step %ld and step %ld, after all sources had ended (unstable "
+                            "setup: check simulation.courant and the PML parameters)",
+                            energy / s->energy_ref, s->energy_ref_step, s->step);
+        }
+    }
+    return YEE_OK;
+}
+
+static void show_progress(yee_sim *s, int final)
+{
+    const double now = MPI_Wtime();
+    if (!final && now - s->t_last_progress < 0.5)
+        return;
+    s->t_last_progress = now;
+    const double elapsed = now - s->t_start;
+    const double cells = (double)s->cfg->n[0] * s->cfg->n[1] * s->cfg->n[2];
+    const double rate = elapsed > 0 ? cells * (double)s->step / elapsed / 1e6 : 0.0;
+    const double eta = s->step > 0 ? elapsed * (double)(s->cfg->steps - s->step) / s->step : 0.0;
+    fprintf(stderr, "\rstep %ld/%ld (%3.0f%%)  %.1f Mcells/s  ETA %d:%02d%s", s->step,
+            s->cfg->steps, 100.0 * s->step / s->cfg->steps, rate, (int)(eta / 60),
+            (int)fmod(eta, 60.0), final ? "\n" : "   ");
+    fflush(stderr);
+}
+
+int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    long end = nsteps < 0 ? cfg->steps : s->step + nsteps;
+    if (end > cfg->steps && nsteps < 0)
+        end = cfg->steps;
+    if (s->t_start == 0.0)
+        s->t_start = MPI_Wtime();
+    const double t0 = MPI_Wtime();
+    while (s->step < end) {
+        const long n = s->step; /* fields E^n, H^{n-1/2} */
+        YEE_TRY(s->be->step_h(s->ctx, err));
+        YEE_TRY(exchange(s, YEE_FIELD_H, err));
+        YEE_TRY(s->be->step_e(s->ctx, err));
+        s->ncur = 0;
+        const double tj = (n + 0.5) * cfg->dt;
+        for (int q = 0; q < s->nsrc; q++) {
+            const point_source *p = &s->src[q];
+            if (!p->owned)
+                continue;
+            const double v = yee_profile_value(&p->cfg->profile, tj);
+            if (v == 0.0)
+                continue;
+            yee_point_current *c = &s->currents[s->ncur++];
+            c->comp = p->cfg->component;
+            c->i = p->i;
+            c->j = p->j;
+            c->k = p->k;
+            c->j_value = (yee_real)(v * p->inv_volume);
+        }
+        if (s->ncur)
+            YEE_TRY(s->be->apply_sources(s->ctx, s->ncur, s->currents, err));
+        YEE_TRY(exchange(s, YEE_FIELD_E, err));
+        s->step = n + 1;
+        if (n < cfg->steps)
+            YEE_TRY(sample_probes(s, n, err));
+        if (s->h5)
+            YEE_TRY(write_snapshots(s, err));
+        if (s->step % cfg->check_interval == 0 || s->step == cfg->steps)
+            YEE_TRY(check_health(s, err));
+        if (s->opt.progress)
+            show_progress(s, s->step == cfg->steps);
+    }
+    s->seconds += MPI_Wtime() - t0;
+    return YEE_OK;
+}
+
+int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    if (s->h5) {
+        for (int p = 0; p < s->nprobes; p++) {
+            const probe *pr = &s->probes[p];
+            double pos[3 * YEE_NCOMP];
+            for (int q = 0; q < pr->ncomp; q++)
+                for (int a = 0; a < 3; a++)
+                    pos[3 * q + a] = pr->pos[q][a];
+            YEE_TRY(yee_h5_probe_write(s->h5, pr->cfg->name, pr->ncomp, pr->comps, pos, pr->t0,
+                                       cfg->dt, s->step, pr->owned ? pr->series : NULL, err));
+        }
+        yee_h5 *h = s->h5;
+        s->h5 = NULL;
+        YEE_TRY(yee_h5_close(h, err));
+    }
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->steps = s->step;
+        stats->seconds = s->seconds;
+        const double cells = (double)cfg->n[0] * cfg->n[1] * cfg->n[2];
+        stats->mcells_per_s = s->seconds > 0 ? cells * (double)s->step / s->seconds / 1e6 : 0.0;
+        stats->backend_bytes = s->be->bytes(s->ctx);
+        snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
+    }
+    return YEE_OK;
+}
+
+void yee_sim_destroy(yee_sim *s)
+{
+    if (!s)
+        return;
+    if (s->h5) {
+        yee_err ignored;
+        yee_h5_close(s->h5, &ignored);
+        s->h5 = NULL;
+    }
+    if (s->be && s->ctx)
+        s->be->destroy(s->ctx);
+    s->ctx = NULL;
+    for (int p = 0; p < s->nprobes; p++) {
+        free(s->probes[p].series);
+        s->probes[p].series = NULL;
+    }
+    free(s->probes);
+    free(s->snaps);
+    free(s->src);
+    free(s->currents);
+    free(s->frame_buf);
+    free(s->halo_buf);
+    yee_grid_free(&s->grid);
+    free(s);
+}
+
+int yee_sim_run(const yee_config *cfg, const yee_run_options *opt, yee_run_stats *stats,
+                yee_err *err)
+{
+    yee_sim *s = NULL;
+    int rc = yee_sim_create(cfg, opt, &s, err);
+    if (rc == YEE_OK)
+        rc = yee_sim_advance(s, -1, err);
+    if (rc == YEE_OK)
+        rc = yee_sim_finish(s, stats, err);
+    if (rc < 0 && s && s->opt.progress)
+        fputc('\n', stderr);
+    yee_sim_destroy(s);
+    return rc;
+}
