@@ -583,6 +583,12 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
     return YEE_OK;
 }
 
+int yee_sim_download(yee_sim *s, int comp, const int lo[3], const int count[3], yee_real *out,
+                     yee_err *err)
+{
+    return s->be->download(s->ctx, comp, lo, count, out, err);
+}
+
 int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
 {
     const yee_config *cfg = s->cfg;

@@ -41,6 +41,11 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
  * Errors: YEE_ERR_NUMERIC (NaN/Inf or unbounded growth, naming the step and cell), backend errors. */
 int yee_sim_advance(yee_sim *sim, long nsteps, yee_err *err);
 
+/* Copy component comp (YEE_EX..YEE_HZ) on the subdomain cells [lo, lo+count) to out (host,
+ * x fastest). For tests and checkpoints. */
+int yee_sim_download(yee_sim *sim, int comp, const int lo[3], const int count[3], yee_real *out,
+                     yee_err *err);
+
 /* Write probe series, close the HDF5 file and the XDMF sidecar; fill stats. */
 int yee_sim_finish(yee_sim *sim, yee_run_stats *stats, yee_err *err);
 

@@ -1,0 +1,30 @@
+# The `yee` command line end to end: help/version/info, a full run of the example deck read back
+# with h5py and VTK, and a deck with a typo rejected with file:line.
+set(YEE_CLI_SRC ${CMAKE_CURRENT_LIST_DIR}/cli)
+set(YEE_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli_files)
+
+yee_add_test(NAME cli_help LABELS unit COMMAND yee --help PASS_REGEX "usage: yee <command>")
+yee_add_test(NAME cli_version LABELS unit COMMAND yee --version PASS_REGEX "^yee [0-9]+\\.[0-9]+\\.[0-9]+")
+yee_add_test(NAME cli_info LABELS unit COMMAND yee info PASS_REGEX "backends +cpu")
+yee_add_test(NAME cli_unknown_command LABELS unit COMMAND yee frobnicate WILL_FAIL)
+set(YEE_EXPECT ${YEE_CLI_SRC}/expect.sh)
+yee_add_test(NAME cli_missing_deck LABELS unit
+  COMMAND ${YEE_EXPECT} 1 "cannot open deck '/nonexistent/deck.cfg'" $<TARGET_FILE:yee> run /nonexistent/deck.cfg)
+
+# `yee check` on a typo: exit 1, file:line, and a hint.
+yee_add_test(NAME cli_check_typo LABELS unit
+  COMMAND ${YEE_EXPECT} 1 "typo.cfg:7: error: grid.resolutoin: .*did you mean .resolution."
+          $<TARGET_FILE:yee> check ${YEE_CLI_SRC}/typo.cfg)
+
+# The example deck: a full run, then h5py, XDMF and VTK read it back.
+yee_add_test(NAME run_dipole LABELS unit TIMEOUT 300
+  COMMAND sh -c "rm -rf '${YEE_CLI_DIR}/dipole' && \
+'$<TARGET_FILE:yee>' run '${CMAKE_SOURCE_DIR}/inputs/dipole.cfg' --out '${YEE_CLI_DIR}/dipole' --quiet && \
+'${YEE_PYTHON}' '${YEE_CLI_SRC}/check_dipole_run.py' '${YEE_CLI_DIR}/dipole'")
+
+# Every example deck validates (each also runs in its own test or validation case).
+file(GLOB YEE_INPUT_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg)
+foreach(deck ${YEE_INPUT_DECKS})
+  get_filename_component(stem ${deck} NAME_WE)
+  yee_add_test(NAME check_input_${stem} LABELS unit COMMAND yee check ${deck} PASS_REGEX "ok: ")
+endforeach()

@@ -1,0 +1,4 @@
+# Unit tests of solver behaviour driven through the C API (no deck).
+add_executable(yee_test_blowup ${CMAKE_CURRENT_LIST_DIR}/unit/blowup.c)
+target_link_libraries(yee_test_blowup PRIVATE yee_solver)
+yee_add_test(NAME unit_blowup LABELS unit TIMEOUT 60 COMMAND yee_test_blowup)
