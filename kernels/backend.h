@@ -97,6 +97,10 @@ typedef struct yee_backend_ops {
     size_t (*bytes)(void *ctx);
     /* Frees everything; ctx is invalid afterwards. NULL is a no-op. */
     void (*destroy)(void *ctx);
+    /* Measures this backend's memory bandwidth with a large array copy (STREAM "copy" on the CPU,
+     * cudaMemcpy device-to-device on a GPU), counting bytes read plus bytes written per second.
+     * Needs no ctx; for `yee bench`'s roofline fraction. */
+    int (*copy_bandwidth)(double *bytes_per_s, yee_err *err);
 } yee_backend_ops;
 
 /* The CPU (OpenMP) backend; always built. */

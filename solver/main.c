@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io/deck.h"
+#include "solver/bench.h"
 #include "solver/grid.h"
 #include "solver/sim.h"
 #include "solver/source.h"
@@ -27,6 +28,9 @@ static const char usage_text[] =
     "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf)\n"
     "  check DECK [--set KEY=VALUE]...\n"
     "                 validate DECK and print grid, time step, memory and resolution\n"
+    "  bench [--backend cpu|cuda|all] [--size N|NXxNYxNZ] [--steps N] [--threads N]\n"
+    "        [--repeat N] [--json]\n"
+    "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem\n"
     "  info           build configuration, backends and devices\n"
     "  deck-keys      every deck key with type, unit and default (see docs/deck.md)\n"
     "\n"
@@ -243,6 +247,69 @@ static int cmd_run(int argc, char **argv)
     return rc;
 }
 
+/* "N" or "NXxNYxNZ" */
+static int parse_size(const char *s, int n[3])
+{
+    char tail = 0;
+    if (sscanf(s, "%dx%dx%d%c", &n[0], &n[1], &n[2], &tail) == 3)
+        return n[0] > 0 && n[1] > 0 && n[2] > 0 ? 0 : -1;
+    if (sscanf(s, "%d%c", &n[0], &tail) == 1 && n[0] > 0) {
+        n[1] = n[2] = n[0];
+        return 0;
+    }
+    return -1;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    yee_bench_options o;
+    memset(&o, 0, sizeof o);
+    o.backend = "all";
+    o.n[0] = o.n[1] = o.n[2] = 128;
+    o.steps = 100;
+    o.repeat = 5;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const int more = i + 1 < argc;
+        if (strcmp(a, "--backend") == 0 && more) {
+            o.backend = argv[++i];
+        } else if (strcmp(a, "--size") == 0 && more) {
+            if (parse_size(argv[++i], o.n) < 0) {
+                fprintf(stderr, "yee bench: --size wants N or NXxNYxNZ (got '%s')\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--steps") == 0 && more) {
+            o.steps = atol(argv[++i]);
+        } else if (strcmp(a, "--threads") == 0 && more) {
+            o.threads = atoi(argv[++i]);
+        } else if (strcmp(a, "--repeat") == 0 && more) {
+            o.repeat = atoi(argv[++i]);
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = 1;
+        } else {
+            fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee --help)\n", a);
+            return 2;
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        if (o.n[a] < 24) {
+            fprintf(stderr, "yee bench: each size must be >= 24 cells (two 10-cell CPMLs)\n");
+            return 2;
+        }
+    if (o.steps < 1 || o.repeat < 1 || o.threads < 0) {
+        fprintf(stderr, "yee bench: --steps and --repeat must be >= 1, --threads >= 0\n");
+        return 2;
+    }
+    yee_err err;
+    err.msg[0] = '\0';
+    int rc = rank0() ? yee_bench_run(&o, stdout, &err) : 0;
+    if (rc < 0) {
+        fprintf(stderr, "yee bench: error: %s\n", err.msg);
+        return rc == YEE_ERR_USAGE ? 2 : 1;
+    }
+    return 0;
+}
+
 static int cmd_info(void)
 {
     if (!rank0())
@@ -261,9 +328,16 @@ static int cmd_info(void)
     printf("openmp      %d threads (OMP_NUM_THREADS)\n", omp_get_max_threads());
     printf("mpi         %s\n", mpi);
     printf("backends    cpu%s\n", yee_backend_find("cuda") ? ", cuda" : "");
-    if (yee_backend_find("cuda"))
-        printf("cuda        %d device(s)\n", yee_backend_cuda_devices());
-    else
+    if (yee_backend_find("cuda")) {
+        const int ndev = yee_backend_cuda_devices();
+        printf("cuda        %d device(s)\n", ndev);
+        for (int d = 0; d < ndev; d++) {
+            char name[256];
+            size_t total = 0, free_b = 0;
+            if (yee_backend_cuda_device_info(d, name, sizeof name, &total, &free_b) == 0)
+                printf("  device %d  %s, %.1f GiB\n", d, name, total / 1073741824.0);
+        }
+    } else
         printf("cuda        not built (configure with nvcc found, YEE_CUDA=AUTO|ON)\n");
     return 0;
 }
@@ -287,6 +361,8 @@ int main(int argc, char **argv)
         rc = cmd_run(argc, argv);
     } else if (strcmp(cmd, "check") == 0) {
         rc = cmd_check(argc, argv);
+    } else if (strcmp(cmd, "bench") == 0) {
+        rc = cmd_bench(argc, argv);
     } else if (strcmp(cmd, "info") == 0) {
         rc = cmd_info();
     } else if (strcmp(cmd, "deck-keys") == 0) {

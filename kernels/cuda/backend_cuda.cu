@@ -534,7 +534,46 @@ extern "C" int yee_backend_cuda_device_info(int dev, char *name, size_t cap, siz
     return YEE_OK;
 }
 
+/* cudaMemcpy device-to-device of 1 GiB (read + write counted), best of 5, timed with events. */
+static int cuda_copy_bandwidth(double *bytes_per_s, yee_err *err)
+{
+    const size_t bytes = (size_t)1 << 30;
+    void *a = NULL, *b = NULL;
+    CUDA_TRY(err, cudaMalloc(&a, bytes));
+    cudaError_t e = cudaMalloc(&b, bytes);
+    if (e != cudaSuccess) {
+        cudaFree(a);
+        return yee_fail(err, YEE_ERR_CUDA, "cudaMalloc: %s", cudaGetErrorString(e));
+    }
+    cudaEvent_t t0, t1;
+    cudaEventCreate(&t0);
+    cudaEventCreate(&t1);
+    cudaMemset(a, 1, bytes);
+    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); /* warm-up */
+    float best = 1e30f;
+    for (int rep = 0; rep < 5; rep++) {
+        cudaEventRecord(t0);
+        cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(t1);
+        cudaEventSynchronize(t1);
+        float ms = 0.0f;
+        cudaEventElapsedTime(&ms, t0, t1);
+        if (ms < best)
+            best = ms;
+    }
+    e = cudaGetLastError();
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+    cudaFree(a);
+    cudaFree(b);
+    if (e != cudaSuccess)
+        return yee_fail(err, YEE_ERR_CUDA, "bandwidth test: %s", cudaGetErrorString(e));
+    *bytes_per_s = 2.0 * (double)bytes / (best * 1e-3);
+    return YEE_OK;
+}
+
 extern "C" const yee_backend_ops yee_backend_cuda = {
     "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources, cuda_pack_halo,
     cuda_unpack_halo, cuda_gather, cuda_download, cuda_norms,  cuda_bytes,         cuda_destroy,
+    cuda_copy_bandwidth,
 };

@@ -1,0 +1,159 @@
+/* solver/bench.c -- the standard throughput problem, timed per backend (see bench.h). */
+#include "solver/bench.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/sim.h"
+
+double yee_bench_bytes_per_cell_update(void)
+{
+    return 18.0 * sizeof(yee_real) + 3.0;
+}
+
+/* The standard problem: dx = 0.05 um (20 cells per um), CPML 10 cells, dipole at 1 um. */
+static void standard_config(const yee_bench_options *opt, yee_config *c, yee_source_cfg *src)
+{
+    memset(c, 0, sizeof *c);
+    memset(src, 0, sizeof *src);
+    snprintf(c->name, sizeof c->name, "bench");
+    snprintf(c->out_dir, sizeof c->out_dir, ".");
+    double inv2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        c->n[a] = opt->n[a];
+        c->dx[a] = 0.05;
+        c->origin[a] = -0.5 * c->n[a] * c->dx[a];
+        c->boundary[a][0] = c->boundary[a][1] = YEE_BC_CPML;
+        c->pml_cells[a][0] = c->pml_cells[a][1] = 10;
+        inv2 += 1.0 / (c->dx[a] * c->dx[a]);
+    }
+    c->courant = 0.99;
+    c->dt = c->courant / sqrt(inv2);
+    c->steps = 1L << 40; /* advanced in pieces; never reached */
+    c->eps_r = 1.0;
+    c->pml_order = 3.0;
+    c->pml_sigma_factor = 1.0;
+    c->pml_kappa_max = 1.0;
+    c->check_interval = 1L << 40;
+    src->component = YEE_EZ;
+    src->profile.kind = YEE_PROFILE_GAUSSIAN;
+    src->profile.frequency = 1.0;
+    src->profile.fwidth = 0.3;
+    src->profile.delay = 5.0 / (2.0 * M_PI * 0.3);
+    src->profile.amplitude = 1.0;
+    c->nsources = 1;
+    c->sources = src;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct bench_result {
+    const char *backend;
+    double mcells_median, mcells_min, mcells_max;
+    double bytes_per_cell;
+    double bandwidth;     /* bytes/s measured */
+    double fraction;      /* of the bandwidth bound */
+} bench_result;
+
+static int bench_backend(const yee_bench_options *opt, const char *name, bench_result *r,
+                         yee_err *err)
+{
+    yee_config cfg;
+    yee_source_cfg src;
+    standard_config(opt, &cfg, &src);
+    yee_run_options ro;
+    memset(&ro, 0, sizeof ro);
+    ro.backend = name;
+    ro.no_output = 1;
+    yee_sim *sim = NULL;
+    YEE_TRY(yee_sim_create(&cfg, &ro, &sim, err));
+    const double cells = (double)cfg.n[0] * cfg.n[1] * cfg.n[2];
+    double *rates = (double *)calloc((size_t)opt->repeat, sizeof(double));
+    int rc = rates ? yee_sim_advance(sim, opt->steps / 10 + 1, err) /* warm-up */
+                   : YEE_FAIL(err, YEE_ERR_NOMEM, "bench");
+    for (int k = 0; k < opt->repeat && rc == YEE_OK; k++) {
+        const double t0 = MPI_Wtime();
+        rc = yee_sim_advance(sim, opt->steps, err);
+        /* a device backend must have finished: read one value back before stopping the clock */
+        yee_real probe_value;
+        const int lo[3] = {cfg.n[0] / 2, cfg.n[1] / 2, cfg.n[2] / 2}, one[3] = {1, 1, 1};
+        if (rc == YEE_OK)
+            rc = yee_sim_download(sim, YEE_EZ, lo, one, &probe_value, err);
+        rates[k] = cells * (double)opt->steps / (MPI_Wtime() - t0) / 1e6;
+    }
+    yee_run_stats stats;
+    if (rc == YEE_OK)
+        rc = yee_sim_finish(sim, &stats, err);
+    if (rc == YEE_OK) {
+        qsort(rates, (size_t)opt->repeat, sizeof(double), cmp_double);
+        r->backend = name;
+        r->mcells_median = opt->repeat % 2 ? rates[opt->repeat / 2]
+                                           : 0.5 * (rates[opt->repeat / 2 - 1] + rates[opt->repeat / 2]);
+        r->mcells_min = rates[0];
+        r->mcells_max = rates[opt->repeat - 1];
+        r->bytes_per_cell = (double)stats.backend_bytes / cells;
+        const yee_backend_ops *be = yee_backend_find(name);
+        rc = be->copy_bandwidth(&r->bandwidth, err);
+        r->fraction = r->mcells_median * 1e6 * yee_bench_bytes_per_cell_update() / r->bandwidth;
+    }
+    free(rates);
+    yee_sim_destroy(sim);
+    return rc;
+}
+
+int yee_bench_run(const yee_bench_options *opt, FILE *out, yee_err *err)
+{
+    if (opt->threads > 0)
+        omp_set_num_threads(opt->threads);
+    const char *names[2];
+    int nb = 0;
+    if (strcmp(opt->backend, "all") == 0) {
+        names[nb++] = "cpu";
+        if (yee_backend_find("cuda") && yee_backend_cuda_devices() > 0)
+            names[nb++] = "cuda";
+    } else {
+        const yee_backend_ops *be = NULL;
+        YEE_TRY(yee_backend_pick(opt->backend, &be, err));
+        names[nb++] = be->name;
+    }
+    bench_result res[2];
+    for (int b = 0; b < nb; b++)
+        YEE_TRY(bench_backend(opt, names[b], &res[b], err));
+    const double cells = (double)opt->n[0] * opt->n[1] * opt->n[2];
+    if (opt->json) {
+        fprintf(out, "{\"problem\": {\"n\": [%d, %d, %d], \"cells\": %.0f, \"steps\": %ld, "
+                     "\"repeat\": %d, \"precision\": \"%s\", \"cpml_cells\": 10, "
+                     "\"bytes_per_cell_update\": %.0f, \"threads\": %d},\n \"results\": [",
+                opt->n[0], opt->n[1], opt->n[2], cells, opt->steps, opt->repeat, YEE_REAL_NAME,
+                yee_bench_bytes_per_cell_update(), omp_get_max_threads());
+        for (int b = 0; b < nb; b++)
+            fprintf(out, "%s\n  {\"backend\": \"%s\", \"mcells_per_s\": %.2f, \"min\": %.2f, "
+                         "\"max\": %.2f, \"bytes_per_cell\": %.2f, \"copy_bandwidth_gb_s\": %.2f, "
+                         "\"bandwidth_fraction\": %.3f}",
+                    b ? "," : "", res[b].backend, res[b].mcells_median, res[b].mcells_min,
+                    res[b].mcells_max, res[b].bytes_per_cell, res[b].bandwidth / 1e9,
+                    res[b].fraction);
+        fprintf(out, "\n ]}\n");
+        return YEE_OK;
+    }
+    fprintf(out, "yee bench: %d x %d x %d cells (%.2f M), vacuum + 10-cell CPML + dipole, %s, "
+                 "%ld steps x %d repeats, %d threads\n",
+            opt->n[0], opt->n[1], opt->n[2], cells / 1e6, YEE_REAL_NAME, opt->steps, opt->repeat,
+            omp_get_max_threads());
+    fprintf(out, "%-8s %12s %12s %12s %10s %14s %10s\n", "backend", "Mcells/s", "min", "max",
+            "B/cell", "copy GB/s", "of bound");
+    for (int b = 0; b < nb; b++)
+        fprintf(out, "%-8s %12.1f %12.1f %12.1f %10.1f %14.1f %9.0f%%\n", res[b].backend,
+                res[b].mcells_median, res[b].mcells_min, res[b].mcells_max, res[b].bytes_per_cell,
+                res[b].bandwidth / 1e9, 100.0 * res[b].fraction);
+    fprintf(out, "(median of the repeats; bound = copy bandwidth / %.0f bytes per cell update)\n",
+            yee_bench_bytes_per_cell_update());
+    return YEE_OK;
+}

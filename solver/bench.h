@@ -1,0 +1,33 @@
+/* solver/bench.h -- `yee bench`: throughput of the backends on a standard problem.
+ *
+ * The problem is the one gprMax and openEMS publish figures for: a vacuum box with a 10-cell
+ * CPML on every face and one Ez dipole (Gaussian pulse) in the middle, float fields, no output.
+ * Each backend is warmed up, then timed over `repeat` runs of `steps` steps; the median is
+ * reported as Mcells/s = nx*ny*nz*steps / seconds / 1e6, with the memory per cell and the
+ * fraction of the backend's measured copy bandwidth that the update achieves
+ * (docs/performance.md: a cell update moves 18 field values and 3 material bytes).
+ */
+#ifndef YEE_SOLVER_BENCH_H
+#define YEE_SOLVER_BENCH_H
+
+#include <stdio.h>
+
+#include "common/yee_err.h"
+
+typedef struct yee_bench_options {
+    const char *backend; /* "cpu", "cuda", "all" (every backend built and usable) */
+    int n[3];            /* cells per axis */
+    long steps;          /* timed steps per repeat */
+    int threads;         /* OpenMP threads (0: leave as is) */
+    int repeat;          /* timed repeats; the median is reported */
+    int json;            /* JSON instead of a table */
+} yee_bench_options;
+
+/* Bytes one cell update moves at best: read E, H (6 values) and write H (3) in step_h, read
+ * H, E (6) and write E (3) plus 3 material bytes in step_e. */
+double yee_bench_bytes_per_cell_update(void);
+
+/* Run the benchmark and print the results to out. Errors: backend creation failures. */
+int yee_bench_run(const yee_bench_options *opt, FILE *out, yee_err *err);
+
+#endif
