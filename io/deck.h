@@ -29,7 +29,8 @@ extern "C" {
 int yee_deck_load(const char *path, const char *const *overrides, int noverrides,
                   yee_config *cfg, yee_err *err);
 
-/* Write the deck's key reference (one line per key: "key<TAB>type<TAB>unit<TAB>default") to out;
+/* Write the deck's key reference (one line per key: "key<TAB>type<TAB>unit<TAB>default<TAB>doc")
+ * to out;
  * `yee deck-keys` prints it, and the docs test compares it with docs/deck.md. */
 void yee_deck_print_keys(FILE *out);
 

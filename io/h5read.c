@@ -41,6 +41,7 @@ static int read_string_attr(hid_t obj, const char *name, char *out, size_t cap)
             char *s = NULL;
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, H5T_VARIABLE);
+            H5Tset_cset(mt, H5Tget_cset(t)); /* a UTF-8 attribute will not convert to ASCII */
             if (H5Aread(a, mt, &s) >= 0 && s) {
                 snprintf(out, cap, "%s", s);
                 H5free_memory(s);
