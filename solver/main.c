@@ -25,7 +25,9 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cuda] [--quiet]\n"
-    "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf)\n"
+    "      [--ranks PXxPYxPZ]\n"
+    "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf);\n"
+    "                 under mpirun the grid is split over the ranks\n"
     "  check DECK [--set KEY=VALUE]...\n"
     "                 validate DECK and print grid, time step, memory and resolution\n"
     "  bench [--backend cpu|cuda|all] [--size N|NXxNYxNZ] [--steps N] [--threads N]\n"
@@ -47,6 +49,7 @@ typedef struct cli {
     const char **sets;
     int nsets;
     int quiet;
+    int ranks[3];
 } cli;
 
 static int rank0(void)
@@ -71,6 +74,15 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
             c->out_dir = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--backend") == 0 && i + 1 < argc) {
             c->backend = argv[++i];
+        } else if (allow_run_opts && strcmp(a, "--ranks") == 0 && i + 1 < argc) {
+            char tail = 0;
+            if (sscanf(argv[++i], "%dx%dx%d%c", &c->ranks[0], &c->ranks[1], &c->ranks[2],
+                       &tail) != 3 || c->ranks[0] < 1 || c->ranks[1] < 1 || c->ranks[2] < 1) {
+                if (rank0())
+                    fprintf(stderr, "yee: --ranks wants PXxPYxPZ, e.g. 2x2x1 (got '%s')\n",
+                            argv[i]);
+                return 2;
+            }
         } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
             c->quiet = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -221,6 +233,8 @@ static int cmd_run(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     opt.backend = c.backend;
     opt.quiet = c.quiet;
+    for (int a = 0; a < 3; a++)
+        opt.ranks[a] = c.ranks[a];
     opt.progress = !c.quiet && rank0() && isatty(STDERR_FILENO);
     if (!c.quiet && rank0())
         printf("yee %s: %s, %d x %d x %d cells, %ld steps of %.4g fs\n", YEE_VERSION, cfg.name,

@@ -49,7 +49,9 @@ typedef struct probe {
 
 typedef struct snapshot_comp {
     int comp;
-    int lo[3], count[3];  /* node box of this component (local = global on one rank) */
+    int glo[3], gcount[3]; /* node box of this component in the global grid */
+    int lo[3], count[3];   /* this rank's part of it, local indices (count 0: none) */
+    int start[3];          /* offset of this rank's part inside the global box */
     int h5_id;
     double origin[3];
 } snapshot_comp;
@@ -69,6 +71,10 @@ struct yee_sim {
     void *ctx;
     yee_grid grid;
     int rank, nranks;
+    MPI_Comm cart;        /* Cartesian communicator of the decomposition */
+    int dims[3];          /* ranks per axis */
+    int nbr[3][2];        /* neighbour rank below / above on each axis (MPI_PROC_NULL at walls) */
+    yee_real *halo_send[3], *halo_recv[3];
     long step;            /* completed steps */
     double t_sources_end; /* c-units; +inf with a cw source */
     double energy_ref;    /* energy at the first check after the sources ended (0: not yet) */
@@ -85,7 +91,6 @@ struct yee_sim {
     snapshot *snaps;
     yee_real *frame_buf;  /* largest snapshot component box */
 
-    yee_real *halo_buf;   /* 3 * largest face */
 
     yee_h5 *h5;
     char h5_path[YEE_PATH_LEN + YEE_NAME_LEN + 8];
@@ -137,6 +142,105 @@ static int nearest_node(const yee_config *cfg, int c, int a, double x)
 static double node_position(const yee_config *cfg, int c, int a, int i)
 {
     return cfg->origin[a] + (i + stagger(c, a)) * cfg->dx[a];
+}
+
+/* ---- decomposition ---- */
+
+/* Split n cells of axis a into p contiguous blocks of near-equal cost, where a cell inside the
+ * axis' own CPML costs 1.5 (it also updates four psi values). Block q gets [start[q], start[q+1]). */
+static void split_axis(const yee_config *cfg, int a, int p, int *start)
+{
+    const int n = cfg->n[a];
+    double total = 0.0;
+    for (int i = 0; i < n; i++)
+        total += (i < cfg->pml_cells[a][0] || i >= n - cfg->pml_cells[a][1]) ? 1.5 : 1.0;
+    double acc = 0.0;
+    int q = 1;
+    start[0] = 0;
+    for (int i = 0; i < n && q < p; i++) {
+        acc += (i < cfg->pml_cells[a][0] || i >= n - cfg->pml_cells[a][1]) ? 1.5 : 1.0;
+        /* close block q-1 once it holds its share, leaving >= 1 cell for each block after it */
+        if (acc >= total * q / p && n - (i + 1) >= p - q)
+            start[q++] = i + 1;
+    }
+    while (q < p) { /* tiny axes: one cell per remaining block */
+        start[q] = start[q - 1] + 1;
+        q++;
+    }
+    start[p] = n;
+}
+
+/* Choose the rank grid (explicit or MPI_Dims_create), build the Cartesian communicator with the
+ * periodic axes wrapped, and find this rank's block and neighbours. */
+static int decompose(yee_sim *s, int n_local[3], int offset[3], yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    int dims[3] = {s->opt.ranks[0], s->opt.ranks[1], s->opt.ranks[2]};
+    if (dims[0] > 0 || dims[1] > 0 || dims[2] > 0) {
+        if (dims[0] * dims[1] * dims[2] != s->nranks)
+            return yee_fail(err, YEE_ERR_USAGE, "--ranks %dx%dx%d is %d ranks, but %d are running",
+                            dims[0], dims[1], dims[2], dims[0] * dims[1] * dims[2], s->nranks);
+    } else {
+        if (MPI_Dims_create(s->nranks, 3, dims) != MPI_SUCCESS)
+            return yee_fail(err, YEE_ERR_MPI, "MPI_Dims_create failed for %d ranks", s->nranks);
+        /* MPI_Dims_create orders dims large to small; give the most ranks to the longest axis */
+        int order[3] = {0, 1, 2};
+        for (int x = 0; x < 3; x++)
+            for (int y = x + 1; y < 3; y++)
+                if (cfg->n[order[y]] > cfg->n[order[x]]) {
+                    int t = order[x];
+                    order[x] = order[y];
+                    order[y] = t;
+                }
+        int sorted[3] = {dims[0], dims[1], dims[2]};
+        for (int x = 0; x < 3; x++)
+            dims[order[x]] = sorted[x];
+    }
+    for (int a = 0; a < 3; a++)
+        if (dims[a] > cfg->n[a])
+            return yee_fail(err, YEE_ERR_USAGE, "%d ranks along %c but only %d cells", dims[a],
+                            "xyz"[a], cfg->n[a]);
+    int periods[3];
+    for (int a = 0; a < 3; a++) {
+        periods[a] = cfg->boundary[a][0] == YEE_BC_PERIODIC;
+        s->dims[a] = dims[a];
+    }
+    /* no reordering: rank r of the world is rank r of the grid, so rank 0 stays the reporter */
+    if (MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &s->cart) != MPI_SUCCESS)
+        return yee_fail(err, YEE_ERR_MPI, "MPI_Cart_create failed");
+    int coords[3];
+    MPI_Cart_coords(s->cart, s->rank, 3, coords);
+    for (int a = 0; a < 3; a++) {
+        int *start = (int *)malloc((size_t)(dims[a] + 1) * sizeof(int));
+        if (!start)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "decomposition");
+        split_axis(cfg, a, dims[a], start);
+        offset[a] = start[coords[a]];
+        n_local[a] = start[coords[a] + 1] - start[coords[a]];
+        free(start);
+        MPI_Cart_shift(s->cart, a, 1, &s->nbr[a][0], &s->nbr[a][1]);
+    }
+    return YEE_OK;
+}
+
+/* All ranks learn whether any failed; the first failing rank's message reaches everyone, so
+ * rank 0 prints it and no rank waits forever in a collective the failed one never enters. */
+static int sync_status(yee_sim *s, int rc, yee_err *err)
+{
+    if (s->nranks == 1)
+        return rc;
+    int worst = rc, first = rc < 0 ? s->rank : s->nranks;
+    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (worst == YEE_OK)
+        return YEE_OK;
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    char msg[YEE_ERR_MSG_LEN];
+    if (s->rank == first)
+        snprintf(msg, sizeof msg, "%s", err->msg);
+    MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, MPI_COMM_WORLD);
+    int code = rc;
+    MPI_Bcast(&code, 1, MPI_INT, first, MPI_COMM_WORLD);
+    return yee_fail(err, code, "rank %d: %s", first, msg);
 }
 
 static int setup_sources(yee_sim *s, yee_err *err)
@@ -270,8 +374,16 @@ static int setup_snapshots(yee_sim *s, yee_err *err)
             sc->comp = c;
             size_t nodes = 1;
             for (int a = 0; a < 3; a++) {
-                node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &sc->lo[a], &sc->count[a]);
-                sc->origin[a] = node_position(cfg, c, a, sc->lo[a]);
+                node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &sc->glo[a], &sc->gcount[a]);
+                sc->origin[a] = node_position(cfg, c, a, sc->glo[a]);
+                /* this rank's nodes: global [offset, offset + n) */
+                const int o = s->grid.offset[a], nl = s->grid.n[a];
+                const int l = sc->glo[a] > o ? sc->glo[a] : o;
+                const int h = sc->glo[a] + sc->gcount[a] < o + nl ? sc->glo[a] + sc->gcount[a]
+                                                                  : o + nl;
+                sc->lo[a] = l - o;
+                sc->count[a] = h > l ? h - l : 0;
+                sc->start[a] = l - sc->glo[a];
                 nodes *= (size_t)sc->count[a];
             }
             if (nodes > biggest)
@@ -337,7 +449,7 @@ static int open_output(yee_sim *s, yee_err *err)
         snapshot *sn = &s->snaps[q];
         for (int c = 0; c < sn->ncomp; c++) {
             snapshot_comp *sc = &sn->comps[c];
-            const int64_t shape[3] = {sc->count[0], sc->count[1], sc->count[2]};
+            const int64_t shape[3] = {sc->gcount[0], sc->gcount[1], sc->gcount[2]};
             YEE_TRY(yee_h5_snapshot_define(s->h5, sn->cfg->name, sc->comp, shape, sc->origin,
                                            cfg->dx, sn->nframes, &sc->h5_id, err));
         }
@@ -374,35 +486,33 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
         s->opt = *opt;
     MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s->nranks);
-    int rc = YEE_OK;
-    if (s->nranks > 1) {
-        rc = yee_fail(err, YEE_ERR_UNSUPPORTED,
-                      "running on %d MPI ranks: domain decomposition is not available yet; run "
-                      "one rank per simulation", s->nranks);
+    s->cart = MPI_COMM_NULL;
+    int n_local[3], offset[3];
+    int rc = decompose(s, n_local, offset, err);
+    if (rc == YEE_OK)
+        rc = yee_backend_pick(s->opt.backend, &s->be, err);
+    /* the error paths so far are the same on every rank; from here on a rank can fail alone */
+    if (rc < 0)
         goto fail;
+    rc = yee_grid_build(cfg, n_local, offset, &s->grid, err);
+    if (rc == YEE_OK)
+        rc = s->be->create(&s->grid.setup, &s->ctx, err);
+    if (rc == YEE_OK)
+        rc = setup_sources(s, err);
+    if (rc == YEE_OK)
+        rc = setup_probes(s, err);
+    if (rc == YEE_OK)
+        rc = setup_snapshots(s, err);
+    for (int a = 0; a < 3 && rc == YEE_OK; a++) {
+        const size_t face = 3 * (size_t)n_local[(a + 1) % 3] * (size_t)n_local[(a + 2) % 3];
+        s->halo_send[a] = (yee_real *)malloc(face * sizeof(yee_real));
+        s->halo_recv[a] = (yee_real *)malloc(face * sizeof(yee_real));
+        if (!s->halo_send[a] || !s->halo_recv[a])
+            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate halo buffers");
     }
-    const int zero[3] = {0, 0, 0};
-    if ((rc = yee_backend_pick(s->opt.backend, &s->be, err)) < 0)
+    if ((rc = sync_status(s, rc, err)) < 0)
         goto fail;
-    if ((rc = yee_grid_build(cfg, cfg->n, zero, &s->grid, err)) < 0)
-        goto fail;
-    if ((rc = s->be->create(&s->grid.setup, &s->ctx, err)) < 0)
-        goto fail;
-    if ((rc = setup_sources(s, err)) < 0 || (rc = setup_probes(s, err)) < 0 ||
-        (rc = setup_snapshots(s, err)) < 0)
-        goto fail;
-    size_t face = 0;
-    for (int a = 0; a < 3; a++) {
-        size_t f = (size_t)cfg->n[(a + 1) % 3] * (size_t)cfg->n[(a + 2) % 3];
-        if (f > face)
-            face = f;
-    }
-    s->halo_buf = (yee_real *)malloc(3 * face * sizeof(yee_real));
-    if (!s->halo_buf) {
-        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate halo buffers");
-        goto fail;
-    }
-    if (!s->opt.no_output && (rc = open_output(s, err)) < 0)
+    if (!s->opt.no_output && (rc = sync_status(s, open_output(s, err), err)) < 0)
         goto fail;
     *out = s;
     return YEE_OK;
@@ -413,19 +523,36 @@ fail:
 
 /* ---- the loop ---- */
 
-/* Periodic faces on one rank: the ghost layer of one side is the interior layer of the other.
- * E ghosts live on the high side (n), H ghosts on the low side (-1); see kernels/yee_cell.h. */
+/* Halo exchange (periodic faces and rank boundaries alike; a periodic axis with one rank is its
+ * own neighbour). E ghosts live on the high side: layer n receives the upper neighbour's layer 0.
+ * H ghosts live on the low side: layer -1 receives the lower neighbour's layer n-1.
+ * See kernels/yee_cell.h for why no edge or corner ghosts are needed. */
 static int exchange(yee_sim *s, yee_field_kind kind, yee_err *err)
 {
+    MPI_Request req[6];
+    int nreq = 0, recv_axis[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++) {
-        if (s->cfg->boundary[a][0] != YEE_BC_PERIODIC)
-            continue;
         const int n = s->grid.n[a];
-        const int from = kind == YEE_FIELD_E ? 0 : n - 1;
-        const int to = kind == YEE_FIELD_E ? n : -1;
-        YEE_TRY(s->be->pack_halo(s->ctx, kind, a, from, s->halo_buf, err));
-        YEE_TRY(s->be->unpack_halo(s->ctx, kind, a, to, s->halo_buf, err));
+        const int to = kind == YEE_FIELD_E ? s->nbr[a][0] : s->nbr[a][1];
+        const int from = kind == YEE_FIELD_E ? s->nbr[a][1] : s->nbr[a][0];
+        const int count = 3 * s->grid.n[(a + 1) % 3] * s->grid.n[(a + 2) % 3];
+        const MPI_Datatype type = sizeof(yee_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+        if (from != MPI_PROC_NULL) {
+            MPI_Irecv(s->halo_recv[a], count, type, from, 2 * a + (int)kind, s->cart, &req[nreq++]);
+            recv_axis[a] = 1;
+        }
+        if (to != MPI_PROC_NULL) {
+            YEE_TRY(s->be->pack_halo(s->ctx, kind, a, kind == YEE_FIELD_E ? 0 : n - 1,
+                                     s->halo_send[a], err));
+            MPI_Isend(s->halo_send[a], count, type, to, 2 * a + (int)kind, s->cart, &req[nreq++]);
+        }
     }
+    if (nreq && MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        return yee_fail(err, YEE_ERR_MPI, "halo exchange failed at step %ld", s->step);
+    for (int a = 0; a < 3; a++)
+        if (recv_axis[a])
+            YEE_TRY(s->be->unpack_halo(s->ctx, kind, a, kind == YEE_FIELD_E ? s->grid.n[a] : -1,
+                                       s->halo_recv[a], err));
     return YEE_OK;
 }
 
@@ -450,7 +577,7 @@ static int write_vtk(yee_sim *s, const snapshot *sn, const snapshot_comp *sc, lo
     snprintf(title, sizeof title, "yee %s %s %s step %ld time %.6g fs", s->cfg->name,
              sn->cfg->name, yee_component_name(sc->comp), step,
              (step - (sc->comp < 3 ? 0.0 : 0.5)) * s->cfg->dt * YEE_TIME_UNIT_FS);
-    const int64_t n[3] = {sc->count[0], sc->count[1], sc->count[2]};
+    const int64_t n[3] = {sc->gcount[0], sc->gcount[1], sc->gcount[2]};
     return yee_vtk_write_points(path, title, yee_component_name(sc->comp), n, sc->origin,
                                 s->cfg->dx, s->frame_buf, err);
 }
@@ -463,13 +590,17 @@ static int write_snapshots(yee_sim *s, yee_err *err)
             continue;
         for (int c = 0; c < sn->ncomp; c++) {
             const snapshot_comp *sc = &sn->comps[c];
-            YEE_TRY(s->be->download(s->ctx, sc->comp, sc->lo, sc->count, s->frame_buf, err));
+            const int mine = sc->count[0] > 0 && sc->count[1] > 0 && sc->count[2] > 0;
+            if (mine)
+                YEE_TRY(s->be->download(s->ctx, sc->comp, sc->lo, sc->count, s->frame_buf, err));
             const double t = (s->step - (sc->comp < 3 ? 0.0 : 0.5)) * s->cfg->dt;
-            const int64_t start[3] = {0, 0, 0};
-            const int64_t count[3] = {sc->count[0], sc->count[1], sc->count[2]};
+            const int64_t start[3] = {sc->start[0], sc->start[1], sc->start[2]};
+            const int64_t count[3] = {mine ? sc->count[0] : 0, mine ? sc->count[1] : 0,
+                                      mine ? sc->count[2] : 0};
             YEE_TRY(yee_h5_snapshot_write(s->h5, sc->h5_id, sn->frame, s->step, t, start, count,
                                           s->frame_buf, err));
-            if (sn->cfg->vtk)
+            /* legacy VTK is a serial format: written on one rank only */
+            if (sn->cfg->vtk && s->nranks == 1)
                 YEE_TRY(write_vtk(s, sn, sc, s->step, err));
         }
         sn->frame++;
@@ -486,6 +617,12 @@ static int check_health(yee_sim *s, yee_err *err)
     yee_norms nrm;
     YEE_TRY(s->be->norms(s->ctx, &nrm, err));
     const yee_config *cfg = s->cfg;
+    if (s->nranks > 1) {
+        double sums[2] = {nrm.e2, nrm.h2};
+        MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, s->cart);
+        nrm.e2 = sums[0];
+        nrm.h2 = sums[1];
+    }
     if (nrm.nonfinite) {
         const int c = nrm.bad_comp;
         double pos[3];
@@ -500,6 +637,9 @@ static int check_health(yee_sim *s, yee_err *err)
                         comp_names[c], ijk[0], ijk[1], ijk[2], pos[0], pos[1], pos[2], s->step,
                         cfg->steps, cfg->check_interval);
     }
+    if (!isfinite(nrm.e2 + nrm.h2)) /* another rank found it and reports the cell */
+        return yee_fail(err, YEE_ERR_NUMERIC, "the fields blew up on another rank at step %ld",
+                        s->step);
     const double energy = nrm.e2 + nrm.h2;
     const double t = s->step * cfg->dt;
     if (s->opt.verbose && s->rank == 0)
@@ -528,6 +668,7 @@ static void show_progress(yee_sim *s, int final)
     s->t_last_progress = now;
     const double elapsed = now - s->t_start;
     const double cells = (double)s->cfg->n[0] * s->cfg->n[1] * s->cfg->n[2];
+    /* rank 0's pace stands for all: the exchange keeps the ranks in step */
     const double rate = elapsed > 0 ? cells * (double)s->step / elapsed / 1e6 : 0.0;
     const double eta = s->step > 0 ? elapsed * (double)(s->cfg->steps - s->step) / s->step : 0.0;
     fprintf(stderr, "\rstep %ld/%ld (%3.0f%%)  %.1f Mcells/s  ETA %d:%02d%s", s->step,
@@ -575,7 +716,7 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
         if (s->h5)
             YEE_TRY(write_snapshots(s, err));
         if (s->step % cfg->check_interval == 0 || s->step == cfg->steps)
-            YEE_TRY(check_health(s, err));
+            YEE_TRY(sync_status(s, check_health(s, err), err));
         if (s->opt.progress)
             show_progress(s, s->step == cfg->steps);
     }
@@ -639,7 +780,12 @@ void yee_sim_destroy(yee_sim *s)
     free(s->src);
     free(s->currents);
     free(s->frame_buf);
-    free(s->halo_buf);
+    for (int a = 0; a < 3; a++) {
+        free(s->halo_send[a]);
+        free(s->halo_recv[a]);
+    }
+    if (s->cart != MPI_COMM_NULL)
+        MPI_Comm_free(&s->cart);
     yee_grid_free(&s->grid);
     free(s);
 }

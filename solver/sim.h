@@ -3,7 +3,8 @@
  * The leapfrog is written once here against kernels/backend.h (STYLE 3.3):
  *   H^{n+1/2} (step_h) -> H halo -> E^{n+1} (step_e) -> sources J^{n+1/2} -> E halo -> monitors
  * Output goes through io/h5out.h (one HDF5 file per run + XDMF) and io/vtk.h.
- * Single rank for now; the subdomain fields (n, offset) are where MPI decomposition plugs in.
+ * With MPI the global grid is split into one block per rank (a Cartesian grid of ranks); each
+ * rank advances its block and exchanges one ghost layer of faces with its neighbours.
  */
 #ifndef YEE_SOLVER_SIM_H
 #define YEE_SOLVER_SIM_H
@@ -22,6 +23,7 @@ typedef struct yee_run_options {
     int progress;        /* progress line on stderr (main sets it when stderr is a terminal) */
     int no_output;       /* skip HDF5/VTK output (benchmarks) */
     int verbose;         /* print the field energy at every health check (stdout) */
+    int ranks[3];        /* MPI ranks per axis (--ranks 2x2x1); all 0: MPI_Dims_create chooses */
 } yee_run_options;
 
 typedef struct yee_run_stats {

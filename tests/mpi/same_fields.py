@@ -1,0 +1,30 @@
+"""Compare the field data of two yee runs bit for bit: every dataset under /snapshots and
+/probes must have the same shape and identical values (an FDTD step has no reductions, so any
+difference between a 1-rank and an N-rank run is a halo or decomposition bug).
+
+usage: same_fields.py REF.h5 OTHER.h5 LABEL
+"""
+import sys
+
+import h5py
+import numpy as np
+
+ref_path, other_path, label = sys.argv[1:4]
+failures = 0
+with h5py.File(ref_path, "r") as ref, h5py.File(other_path, "r") as other:
+    names = []
+    ref.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+    for name in sorted(names):
+        a = ref[name][...]
+        b = other[name][...] if name in other else None
+        if b is None or a.shape != b.shape:
+            print(f"FAIL {label} {name}: missing or shape {None if b is None else b.shape} != {a.shape}")
+            failures += 1
+            continue
+        differ = int(np.count_nonzero(a.view(np.uint8) != b.view(np.uint8)))
+        peak = float(np.abs(a).max()) if a.size else 0.0
+        ok = differ == 0 and peak > 0.0
+        failures += 0 if ok else 1
+        print(f"{'PASS' if ok else 'FAIL'} {label} {name} (differing bytes={differ}, tol=0, "
+              f"max|ref|={peak:.3g})")
+sys.exit(1 if failures else 0)
