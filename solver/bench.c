@@ -60,6 +60,7 @@ typedef struct bench_result {
     double bytes_per_cell;
     double bandwidth;     /* bytes/s measured */
     double fraction;      /* of the bandwidth bound */
+    int ranks;
 } bench_result;
 
 static int bench_backend(const yee_bench_options *opt, const char *name, bench_result *r,
@@ -75,23 +76,30 @@ static int bench_backend(const yee_bench_options *opt, const char *name, bench_r
     yee_sim *sim = NULL;
     YEE_TRY(yee_sim_create(&cfg, &ro, &sim, err));
     const double cells = (double)cfg.n[0] * cfg.n[1] * cfg.n[2];
+    int nranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     double *rates = (double *)calloc((size_t)opt->repeat, sizeof(double));
     int rc = rates ? yee_sim_advance(sim, opt->steps / 10 + 1, err) /* warm-up */
                    : YEE_FAIL(err, YEE_ERR_NOMEM, "bench");
     for (int k = 0; k < opt->repeat && rc == YEE_OK; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = MPI_Wtime();
         rc = yee_sim_advance(sim, opt->steps, err);
         /* a device backend must have finished: read one value back before stopping the clock */
         yee_real probe_value;
-        const int lo[3] = {cfg.n[0] / 2, cfg.n[1] / 2, cfg.n[2] / 2}, one[3] = {1, 1, 1};
+        const int lo[3] = {0, 0, 0}, one[3] = {1, 1, 1};
         if (rc == YEE_OK)
             rc = yee_sim_download(sim, YEE_EZ, lo, one, &probe_value, err);
+        MPI_Barrier(MPI_COMM_WORLD); /* the slowest rank sets the pace */
         rates[k] = cells * (double)opt->steps / (MPI_Wtime() - t0) / 1e6;
     }
     yee_run_stats stats;
     if (rc == YEE_OK)
         rc = yee_sim_finish(sim, &stats, err);
     if (rc == YEE_OK) {
+        double bytes = (double)stats.backend_bytes;
+        MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        stats.backend_bytes = (size_t)bytes;
         qsort(rates, (size_t)opt->repeat, sizeof(double), cmp_double);
         r->backend = name;
         r->mcells_median = opt->repeat % 2 ? rates[opt->repeat / 2]
@@ -99,8 +107,12 @@ static int bench_backend(const yee_bench_options *opt, const char *name, bench_r
         r->mcells_min = rates[0];
         r->mcells_max = rates[opt->repeat - 1];
         r->bytes_per_cell = (double)stats.backend_bytes / cells;
+        /* every rank copies at once: their sum is what the ranks share */
         const yee_backend_ops *be = yee_backend_find(name);
+        MPI_Barrier(MPI_COMM_WORLD);
         rc = be->copy_bandwidth(&r->bandwidth, err);
+        MPI_Allreduce(MPI_IN_PLACE, &r->bandwidth, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        r->ranks = nranks;
         r->fraction = r->mcells_median * 1e6 * yee_bench_bytes_per_cell_update() / r->bandwidth;
     }
     free(rates);
@@ -108,10 +120,25 @@ static int bench_backend(const yee_bench_options *opt, const char *name, bench_r
     return rc;
 }
 
-int yee_bench_run(const yee_bench_options *opt, FILE *out, yee_err *err)
+int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
 {
+    yee_bench_options o = *opt_in;
+    const yee_bench_options *opt = &o;
+    int nranks = 1, rank = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (o.weak && nranks > 1) {
+        /* each rank keeps n[0] x n[1] x n[2]: the global grid grows with the rank grid that
+         * solver/sim.c will choose for it (MPI_Dims_create, most ranks on the longest axis) */
+        int dims[3] = {0, 0, 0};
+        MPI_Dims_create(nranks, 3, dims);
+        for (int a = 0; a < 3; a++)
+            o.n[a] *= dims[a];
+    }
     if (opt->threads > 0)
         omp_set_num_threads(opt->threads);
+    if (rank != 0)
+        out = NULL;
     const char *names[2];
     int nb = 0;
     if (strcmp(opt->backend, "all") == 0) {
@@ -127,12 +154,16 @@ int yee_bench_run(const yee_bench_options *opt, FILE *out, yee_err *err)
     for (int b = 0; b < nb; b++)
         YEE_TRY(bench_backend(opt, names[b], &res[b], err));
     const double cells = (double)opt->n[0] * opt->n[1] * opt->n[2];
+    if (!out)
+        return YEE_OK;
     if (opt->json) {
         fprintf(out, "{\"problem\": {\"n\": [%d, %d, %d], \"cells\": %.0f, \"steps\": %ld, "
                      "\"repeat\": %d, \"precision\": \"%s\", \"cpml_cells\": 10, "
-                     "\"bytes_per_cell_update\": %.0f, \"threads\": %d},\n \"results\": [",
+                     "\"bytes_per_cell_update\": %.0f, \"threads\": %d, \"ranks\": %d, "
+                     "\"weak\": %s},\n \"results\": [",
                 opt->n[0], opt->n[1], opt->n[2], cells, opt->steps, opt->repeat, YEE_REAL_NAME,
-                yee_bench_bytes_per_cell_update(), omp_get_max_threads());
+                yee_bench_bytes_per_cell_update(), omp_get_max_threads(), nranks,
+                opt->weak ? "true" : "false");
         for (int b = 0; b < nb; b++)
             fprintf(out, "%s\n  {\"backend\": \"%s\", \"mcells_per_s\": %.2f, \"min\": %.2f, "
                          "\"max\": %.2f, \"bytes_per_cell\": %.2f, \"copy_bandwidth_gb_s\": %.2f, "
@@ -144,9 +175,10 @@ int yee_bench_run(const yee_bench_options *opt, FILE *out, yee_err *err)
         return YEE_OK;
     }
     fprintf(out, "yee bench: %d x %d x %d cells (%.2f M), vacuum + 10-cell CPML + dipole, %s, "
-                 "%ld steps x %d repeats, %d threads\n",
+                 "%ld steps x %d repeats, %d threads x %d rank%s%s\n",
             opt->n[0], opt->n[1], opt->n[2], cells / 1e6, YEE_REAL_NAME, opt->steps, opt->repeat,
-            omp_get_max_threads());
+            omp_get_max_threads(), nranks, nranks > 1 ? "s" : "",
+            opt->weak && nranks > 1 ? " (weak scaling: the grid grows with the ranks)" : "");
     fprintf(out, "%-8s %12s %12s %12s %10s %14s %10s\n", "backend", "Mcells/s", "min", "max",
             "B/cell", "copy GB/s", "of bound");
     for (int b = 0; b < nb; b++)

@@ -6,6 +6,8 @@
  * reported as Mcells/s = nx*ny*nz*steps / seconds / 1e6, with the memory per cell and the
  * fraction of the backend's measured copy bandwidth that the update achieves
  * (docs/performance.md: a cell update moves 18 field values and 3 material bytes).
+ * Under mpirun every rank takes part (the grid is decomposed as for `yee run`); rank 0 prints.
+ * Strong scaling: the same --size on 1, 2, 4 ... ranks; weak scaling (--weak): --size per rank.
  */
 #ifndef YEE_SOLVER_BENCH_H
 #define YEE_SOLVER_BENCH_H
@@ -21,13 +23,15 @@ typedef struct yee_bench_options {
     int threads;         /* OpenMP threads (0: leave as is) */
     int repeat;          /* timed repeats; the median is reported */
     int json;            /* JSON instead of a table */
+    int weak;            /* under MPI: n is per rank and the global grid grows with the ranks */
 } yee_bench_options;
 
 /* Bytes one cell update moves at best: read E, H (6 values) and write H (3) in step_h, read
  * H, E (6) and write E (3) plus 3 material bytes in step_e. */
 double yee_bench_bytes_per_cell_update(void);
 
-/* Run the benchmark and print the results to out. Errors: backend creation failures. */
+/* Run the benchmark (collective over MPI_COMM_WORLD) and print the results to out on rank 0.
+ * Errors: backend creation failures. */
 int yee_bench_run(const yee_bench_options *opt, FILE *out, yee_err *err);
 
 #endif

@@ -31,8 +31,9 @@ static const char usage_text[] =
     "  check DECK [--set KEY=VALUE]...\n"
     "                 validate DECK and print grid, time step, memory and resolution\n"
     "  bench [--backend cpu|cuda|all] [--size N|NXxNYxNZ] [--steps N] [--threads N]\n"
-    "        [--repeat N] [--json]\n"
-    "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem\n"
+    "        [--repeat N] [--json] [--weak]\n"
+    "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem;\n"
+    "                 under mpirun: strong scaling, or weak with --size per rank (--weak)\n"
     "  info           build configuration, backends and devices\n"
     "  deck-keys      every deck key with type, unit and default (see docs/deck.md)\n"
     "\n"
@@ -300,8 +301,12 @@ static int cmd_bench(int argc, char **argv)
             o.repeat = atoi(argv[++i]);
         } else if (strcmp(a, "--json") == 0) {
             o.json = 1;
+        } else if (strcmp(a, "--weak") == 0) {
+            o.weak = 1;
         } else {
-            fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee --help)\n", a);
+            if (rank0())
+                fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee --help)\n",
+                        a);
             return 2;
         }
     }
@@ -316,9 +321,10 @@ static int cmd_bench(int argc, char **argv)
     }
     yee_err err;
     err.msg[0] = '\0';
-    int rc = rank0() ? yee_bench_run(&o, stdout, &err) : 0;
+    int rc = yee_bench_run(&o, stdout, &err);
     if (rc < 0) {
-        fprintf(stderr, "yee bench: error: %s\n", err.msg);
+        if (rank0())
+            fprintf(stderr, "yee bench: error: %s\n", err.msg);
         return rc == YEE_ERR_USAGE ? 2 : 1;
     }
     return 0;
