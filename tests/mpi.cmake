@@ -39,3 +39,9 @@ foreach(t ${yee_mpi_tests})
     set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "OMP_NUM_THREADS=1;OMP_WAIT_POLICY=passive")
   endif()
 endforeach()
+
+# A rank that fails during setup makes every rank stop with that rank's message (no hang).
+yee_add_test(NAME mpi_rank_failure LABELS mpi PROCESSORS 3 TIMEOUT 60
+  COMMAND sh -c "YEE_FAULT_RANK=2 ${YEE_MPI_EXEC} -x YEE_FAULT_RANK -np 3 ${YEE_MPI_RUN} --out '${YEE_MPI_DIR}/fault' 2>&1 || echo exit=$?"
+  PASS_REGEX "yee: error: rank 2: cannot allocate the fields .simulated by YEE_FAULT_RANK..*exit=1")
+set_property(TEST mpi_rank_failure APPEND PROPERTY ENVIRONMENT "OMP_NUM_THREADS=1")
