@@ -28,5 +28,11 @@ void yee_config_free(yee_config *cfg)
     cfg->sources = NULL;
     free(cfg->monitors);
     cfg->monitors = NULL;
+    free(cfg->materials);
+    cfg->materials = NULL;
+    for (int i = 0; i < cfg->nshapes && cfg->shapes; i++)
+        free(cfg->shapes[i].vert);
+    free(cfg->shapes);
+    cfg->shapes = NULL;
     memset(cfg, 0, sizeof *cfg);
 }

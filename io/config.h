@@ -79,6 +79,58 @@ typedef struct yee_monitor_cfg {
     int vtk;                /* snapshot: also write legacy VTK files, one per component and frame */
 } yee_monitor_cfg;
 
+/* Dispersive susceptibility terms added to a material's epsilon (docs/deck.md "Materials"), in
+ * Meep's convention with frequencies f (not omega), all in c/um:
+ *   Lorentz: sigma f0^2 / (f0^2 - f^2 - i f gamma)
+ *   Drude:   sigma f0^2 / (    - f^2 - i f gamma)      (f0 = plasma frequency when sigma = 1)
+ *   Debye:   sigma / (1 - i 2 pi f tau)                 (sigma = delta epsilon, tau in c-units)
+ * for fields ~ exp(-i 2 pi f t). */
+typedef enum yee_pole_kind { YEE_POLE_LORENTZ = 0, YEE_POLE_DRUDE, YEE_POLE_DEBYE } yee_pole_kind;
+
+#define YEE_MAX_POLES 8
+
+typedef struct yee_pole_cfg {
+    int line;
+    yee_pole_kind kind;
+    double f0;        /* Lorentz/Drude: c/um */
+    double gamma;     /* Lorentz/Drude: c/um */
+    double sigma;     /* strength (Debye: delta epsilon) */
+    double tau;       /* Debye: relaxation time, c-units */
+} yee_pole_cfg;
+
+/* A named material of the deck's `materials` list. */
+typedef struct yee_material_cfg {
+    int line;
+    char name[YEE_NAME_LEN];
+    double eps[3];    /* relative permittivity (eps_inf when dispersive) per axis x, y, z */
+    double sigma;     /* conductivity, S/m */
+    int pec;          /* perfect electric conductor: E = 0 inside */
+    int npoles;
+    yee_pole_cfg poles[YEE_MAX_POLES];
+} yee_material_cfg;
+
+typedef enum yee_shape_kind {
+    YEE_SHAPE_BOX = 0, YEE_SHAPE_SPHERE, YEE_SHAPE_CYLINDER, YEE_SHAPE_CONE, YEE_SHAPE_ELLIPSOID,
+    YEE_SHAPE_PRISM
+} yee_shape_kind;
+
+/* One object of the deck's `geometry` list; later objects override earlier ones. Lengths um. */
+typedef struct yee_shape_cfg {
+    int line;
+    yee_shape_kind kind;
+    int material;        /* index into yee_config.materials */
+    double center[3];
+    double size[3];      /* box, ellipsoid: full extents along x, y, z */
+    double radius;       /* sphere, cylinder; cone: radius at center - height/2 along the axis */
+    double radius2;      /* cone: radius at center + height/2 */
+    double height;       /* cylinder, cone, prism: length along the axis */
+    double axis[3];      /* cylinder, cone, prism: unit vector (prism: a coordinate axis) */
+    int nvert;           /* prism: polygon vertices (u, v) relative to center, in the plane of */
+    double *vert;        /*   the axes (axis+1, axis+2) mod 3; 2*nvert values, owned */
+    double lattice[3][3];/* repetition vectors a1, a2, a3 (um) */
+    int counts[3];       /* copies at center + i a1 + j a2 + k a3, 0 <= i < counts[0], ... */
+} yee_shape_cfg;
+
 typedef struct yee_config {
     char deck_path[YEE_PATH_LEN];
     char name[YEE_NAME_LEN];      /* run name: output files are <out_dir>/<name>.h5 etc. */
@@ -112,6 +164,16 @@ typedef struct yee_config {
     yee_monitor_cfg *monitors;   /* owned */
 
     long check_interval;     /* steps between NaN/Inf and energy-growth checks */
+
+    /* Materials and geometry (geometry/). With no geometry the domain is the background. */
+    int nmaterials;
+    yee_material_cfg *materials; /* owned */
+    int background_material;     /* index into materials, or -1: eps_r and sigma above */
+    int nshapes;
+    yee_shape_cfg *shapes;       /* owned (and their vertices) */
+    int subpixel;                /* anisotropic subpixel averaging at dielectric interfaces */
+    int subpixel_samples;        /* supersampling points per axis of a dual cell */
+    int geometry_out;            /* write the rasterized permittivity to HDF5 (and VTK) */
 } yee_config;
 
 /* Name of a component ("Ex", ...); NULL for an invalid value. */

@@ -40,12 +40,14 @@ typedef enum key_type {
     KT_VEC3,          /* [x, y, z] numbers */
     KT_FLOAT_OR_VEC3, /* one number for all axes, or [x, y, z] */
     KT_INT_OR_6,      /* one int for all faces, or six */
-    KT_STRLIST        /* non-empty ["a", "b"] */
+    KT_STRLIST,       /* non-empty ["a", "b"] */
+    KT_POINTS2,       /* ( [u, v], [u, v], ... ): polygon vertices */
+    KT_INT3           /* [i, j, k] integers */
 } key_type;
 
 static const char *const key_type_names[] = {
     "group", "list", "int", "float", "bool", "string", "string", "float[3]", "float|float[3]",
-    "int|int[6]", "string[]"};
+    "int|int[6]", "string[]", "float[2][]", "int[3]"};
 
 /* Range flags (applied to every number of the value, vector elements included) and presence. */
 enum {
@@ -99,13 +101,103 @@ static const deck_key schema[] = {
      .doc = "Cell size: one number or [dx, dy, dz]. Exactly one of resolution / spacing."},
     {.path = "grid.center", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
      .doc = "Centre of the domain."},
+    {.path = "grid.subpixel", .type = KT_BOOL, .unit = "-", .def = "true", .dval = 1,
+     .doc = "Subpixel averaging of the permittivity at dielectric interfaces (anisotropic, "
+            "Farjadpour et al. 2006): second-order accurate interfaces. false: staircase."},
+    {.path = "grid.subpixel_samples", .type = KT_INT, .unit = "-", .def = "8", .dval = 8,
+     .flags = R_GE | R_LE, .lo = 2, .hi = 32,
+     .doc = "Supersampling points per axis of a cell when averaging (samples^3 per interface "
+            "node)."},
 
     {.path = "background", .type = KT_GROUP, .unit = "-", .def = "vacuum",
-     .doc = "Uniform medium filling the domain."},
+     .doc = "Uniform medium filling the domain (under the geometry objects)."},
     {.path = "background.epsilon", .type = KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
      .flags = R_GE, .lo = 1, .doc = "Relative permittivity."},
     {.path = "background.sigma", .type = KT_FLOAT, .unit = "S/m", .def = "0", .dval = 0,
      .flags = R_GE, .lo = 0, .doc = "Electric conductivity."},
+    {.path = "background.material", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "Name of a material of the materials list; excludes epsilon and sigma. Not pec."},
+
+    {.path = "materials", .type = KT_LIST, .unit = "-", .def = "()",
+     .doc = "Named materials, ( {...}, {...} ), used by geometry[].material and "
+            "background.material. See \"Materials\" below."},
+    {.path = "materials[].name", .type = KT_STRING, .unit = "-", .def = "required",
+     .flags = K_REQ, .doc = "Unique name, [A-Za-z0-9_.-]+."},
+    {.path = "materials[].epsilon", .type = KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
+     .flags = R_GT, .lo = 0,
+     .doc = "Relative permittivity (eps_inf when poles are given). Excludes epsilon_diag."},
+    {.path = "materials[].epsilon_diag", .type = KT_VEC3, .unit = "-", .def = "-",
+     .flags = R_GT, .lo = 0,
+     .doc = "Diagonal anisotropic permittivity [eps_x, eps_y, eps_z]. Excludes epsilon."},
+    {.path = "materials[].sigma", .type = KT_FLOAT, .unit = "S/m", .def = "0", .dval = 0,
+     .flags = R_GE, .lo = 0, .doc = "Electric conductivity."},
+    {.path = "materials[].pec", .type = KT_BOOL, .unit = "-", .def = "false", .dval = 0,
+     .doc = "Perfect electric conductor (E = 0 inside); excludes every other property."},
+    {.path = "materials[].lorentz", .type = KT_LIST, .unit = "-", .def = "()",
+     .doc = "Lorentz poles sigma f0^2 / (f0^2 - f^2 - i f gamma)."},
+    {.path = "materials[].lorentz[].frequency", .type = KT_FLOAT, .unit = "THz",
+     .def = "required", .flags = K_REQ | R_GT, .lo = 0, .doc = "Resonance frequency f0."},
+    {.path = "materials[].lorentz[].gamma", .type = KT_FLOAT, .unit = "THz", .def = "0",
+     .dval = 0, .flags = R_GE, .lo = 0, .doc = "Damping gamma (a frequency, as f0)."},
+    {.path = "materials[].lorentz[].sigma", .type = KT_FLOAT, .unit = "-", .def = "required",
+     .flags = K_REQ, .doc = "Strength: the pole adds sigma to epsilon at f = 0."},
+    {.path = "materials[].drude", .type = KT_LIST, .unit = "-", .def = "()",
+     .doc = "Drude poles sigma f0^2 / (-f^2 - i f gamma); sigma = 1 makes f0 the plasma "
+            "frequency."},
+    {.path = "materials[].drude[].frequency", .type = KT_FLOAT, .unit = "THz",
+     .def = "required", .flags = K_REQ | R_GT, .lo = 0,
+     .doc = "Frequency f0 (the plasma frequency when sigma = 1)."},
+    {.path = "materials[].drude[].gamma", .type = KT_FLOAT, .unit = "THz", .def = "0",
+     .dval = 0, .flags = R_GE, .lo = 0, .doc = "Collision rate gamma (a frequency, as f0)."},
+    {.path = "materials[].drude[].sigma", .type = KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
+     .flags = R_GT, .lo = 0, .doc = "Strength."},
+    {.path = "materials[].debye", .type = KT_LIST, .unit = "-", .def = "()",
+     .doc = "Debye poles delta_epsilon / (1 - i 2 pi f tau)."},
+    {.path = "materials[].debye[].delta_epsilon", .type = KT_FLOAT, .unit = "-",
+     .def = "required", .flags = K_REQ | R_GT, .lo = 0,
+     .doc = "Static minus high-frequency permittivity."},
+    {.path = "materials[].debye[].tau", .type = KT_FLOAT, .unit = "fs", .def = "required",
+     .flags = K_REQ | R_GT, .lo = 0, .doc = "Relaxation time."},
+
+    {.path = "geometry", .type = KT_LIST, .unit = "-", .def = "()",
+     .doc = "Objects, ( {...}, {...} ), drawn in order over the background: later objects "
+            "override earlier ones. See \"Geometry\" below."},
+    {.path = "geometry[].type", .type = KT_CHOICE, .unit = "-", .def = "required",
+     .flags = K_REQ, .choices = "box|sphere|cylinder|cone|ellipsoid|prism",
+     .doc = "Shape."},
+    {.path = "geometry[].material", .type = KT_STRING, .unit = "-", .def = "required",
+     .flags = K_REQ, .doc = "Name of a material of the materials list."},
+    {.path = "geometry[].center", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
+     .doc = "Centre (prism: origin of the vertices and middle of the height)."},
+    {.path = "geometry[].size", .type = KT_VEC3, .unit = "um", .def = "required",
+     .flags = R_GT, .lo = 0, .doc = "Full extents [x, y, z]. Only box and ellipsoid."},
+    {.path = "geometry[].radius", .type = KT_FLOAT, .unit = "um", .def = "required",
+     .flags = R_GT, .lo = 0,
+     .doc = "Radius (cone: at the low end, center - height/2 along the axis). Only sphere, "
+            "cylinder and cone."},
+    {.path = "geometry[].radius2", .type = KT_FLOAT, .unit = "um", .def = "required",
+     .flags = R_GE, .lo = 0, .only = "type=cone",
+     .doc = "Radius at the high end, center + height/2 along the axis; 0 makes a tip."},
+    {.path = "geometry[].height", .type = KT_FLOAT, .unit = "um", .def = "required",
+     .flags = R_GT, .lo = 0, .doc = "Length along the axis. Only cylinder, cone and prism."},
+    {.path = "geometry[].axis", .type = KT_VEC3, .unit = "-", .def = "[0, 0, 1]",
+     .doc = "Axis direction (normalized by yee); a prism's must be x, y or z. Only cylinder, "
+            "cone and prism."},
+    {.path = "geometry[].vertices", .type = KT_POINTS2, .unit = "um", .def = "required",
+     .only = "type=prism",
+     .doc = "Polygon ( [u, v], ... ), at least 3 vertices, not self-intersecting; (u, v) are "
+            "offsets from center along the next two axes (axis z: x, y; x: y, z; y: z, x)."},
+    {.path = "geometry[].lattice", .type = KT_GROUP, .unit = "-", .def = "-",
+     .doc = "Repeat the object on a lattice (gratings, photonic crystals)."},
+    {.path = "geometry[].lattice.a1", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
+     .doc = "First lattice vector."},
+    {.path = "geometry[].lattice.a2", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
+     .doc = "Second lattice vector."},
+    {.path = "geometry[].lattice.a3", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
+     .doc = "Third lattice vector."},
+    {.path = "geometry[].lattice.counts", .type = KT_INT3, .unit = "-", .def = "[1, 1, 1]",
+     .dval = 1, .flags = R_GE | R_LE, .lo = 1, .hi = 100000,
+     .doc = "Copies along a1, a2, a3: at center + i a1 + j a2 + k a3, 0 <= i < counts[0], ..."},
 
     {.path = "boundary", .type = KT_GROUP, .unit = "-", .def = "all cpml",
      .doc = "Boundary conditions of the six faces of the domain."},
@@ -205,6 +297,9 @@ static const deck_key schema[] = {
     {.path = "output", .type = KT_GROUP, .unit = "-", .def = "-", .doc = "Where results go."},
     {.path = "output.directory", .type = KT_STRING, .unit = "-", .def = ".",
      .doc = "Directory of the output files (must exist)."},
+    {.path = "output.geometry", .type = KT_BOOL, .unit = "-", .def = "false", .dval = 0,
+     .doc = "Write the rasterized permittivity per E component to /snapshots/geometry/Ex.. of the "
+            "run's HDF5 file (and legacy VTK on one rank)."},
 };
 
 #define NSCHEMA ((int)(sizeof schema / sizeof schema[0]))
@@ -1374,12 +1469,18 @@ static void load_grid(deck_ctx *c, const scope *root, yee_config *cfg, grid_info
 {
     scope sc;
     g->ok = 0;
+    cfg->subpixel = 1;
+    cfg->subpixel_samples = 8;
     if (get_group(c, root, "grid", &sc) <= 0)
         return;
     check_unknown(c, &sc);
     double size[3] = {0, 0, 0}, center[3] = {0, 0, 0}, res = 0, dx[3] = {0, 0, 0};
     int ok = get_vec3(c, &sc, "size", size) > 0;
     get_vec3(c, &sc, "center", center);
+    get_bool(c, &sc, "subpixel", &cfg->subpixel);
+    long samples = 8;
+    get_long(c, &sc, "subpixel_samples", &samples);
+    cfg->subpixel_samples = (int)samples;
     g->size_s = config_setting_get_member(sc.s, "size");
     int rres = get_num(c, &sc, "resolution", &res);
     int rsp = get_vec3_ex(c, &sc, "spacing", dx, 1);
@@ -1476,16 +1577,41 @@ static void load_simulation(deck_ctx *c, const scope *root, yee_config *cfg, con
     }
 }
 
+static int find_material(deck_ctx *c, const yee_config *cfg, const config_setting_t *w,
+                         const char *key, const char *name);
+
 static void load_background(deck_ctx *c, const scope *root, yee_config *cfg)
 {
     scope sc;
     cfg->eps_r = 1;
     cfg->sigma = 0;
+    cfg->background_material = -1;
     if (get_group(c, root, "background", &sc) <= 0)
         return;
     check_unknown(c, &sc);
-    get_num(c, &sc, "epsilon", &cfg->eps_r);
-    get_num(c, &sc, "sigma", &cfg->sigma);
+    int re = get_num(c, &sc, "epsilon", &cfg->eps_r);
+    int rs = get_num(c, &sc, "sigma", &cfg->sigma);
+    const char *name;
+    const config_setting_t *w;
+    if (get_string(c, &sc, "material", &name, &w) <= 0)
+        return;
+    if (re != 0 || rs != 0) {
+        deck_error(c, w, "background.material",
+                   "give either a material or epsilon/sigma, not both (got \"%.60s\")", name);
+        return;
+    }
+    int m = find_material(c, cfg, w, "background.material", name);
+    if (m < 0)
+        return;
+    const yee_material_cfg *mat = &cfg->materials[m];
+    if (mat->pec) {
+        deck_error(c, w, "background.material", "the background cannot be pec (got \"%s\")",
+                   name);
+        return;
+    }
+    cfg->background_material = m;
+    cfg->eps_r = mat->eps[0]; /* for the CPML's sigma_max and resolution reports */
+    cfg->sigma = mat->sigma;
 }
 
 static const yee_boundary bc_of_choice[] = {YEE_BC_CPML, YEE_BC_PEC, YEE_BC_PERIODIC};
@@ -1606,6 +1732,423 @@ static int list_elem(deck_ctx *c, const config_setting_t *list, const char *pat,
         return 0;
     }
     return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Materials and geometry (issue 4). Units: THz -> c/um, fs -> c-units, lengths um.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Index of the material `name`, or -1 (reported at w under key, with a hint). */
+static int find_material(deck_ctx *c, const yee_config *cfg, const config_setting_t *w,
+                         const char *key, const char *name)
+{
+    const char *best = NULL;
+    int bestd = 99;
+    for (int m = 0; m < cfg->nmaterials; m++) {
+        if (strcmp(cfg->materials[m].name, name) == 0)
+            return m;
+        int d = edit_distance(name, cfg->materials[m].name);
+        if (d < bestd && close_enough(name, cfg->materials[m].name, d))
+            bestd = d, best = cfg->materials[m].name;
+    }
+    if (best)
+        deck_error(c, w, key, "unknown material \"%.60s\", did you mean \"%s\"?", name, best);
+    else
+        deck_error(c, w, key, "unknown material \"%.60s\" (%d defined in materials)", name,
+                   cfg->nmaterials);
+    return -1;
+}
+
+/* [i, j, k] integers. */
+static int get_int3(deck_ctx *c, const scope *sc, const char *name, int out[3])
+{
+    const deck_key *k;
+    char key[128], got[160];
+    const config_setting_t *s = member(c, sc, name, &k, key, sizeof key);
+    if (!s || !k)
+        return s ? -1 : 0;
+    double vals[3];
+    int len = 0;
+    int rc = get_numbers(c, s, key, k, 1, vals, 3, &len);
+    if (rc == 0 || len != 3) {
+        deck_error(c, s, key, "must be [i, j, k] integers (got %s)", fmt_value(s, got, sizeof got));
+        return -1;
+    }
+    if (rc < 0)
+        return -1;
+    for (int a = 0; a < 3; a++)
+        out[a] = (int)vals[a];
+    return 1;
+}
+
+/* ( [u, v], ... ) -> *xy (malloc'd, 2 per point), *n points. */
+static int get_points2(deck_ctx *c, const scope *sc, const char *name, double **xy, int *n)
+{
+    const deck_key *k;
+    char key[128], got[160];
+    const config_setting_t *s = member(c, sc, name, &k, key, sizeof key);
+    *xy = NULL;
+    *n = 0;
+    if (!s || !k)
+        return s ? -1 : 0;
+    int t = config_setting_type(s);
+    int len = (t == CONFIG_TYPE_LIST || t == CONFIG_TYPE_ARRAY) ? config_setting_length(s) : 0;
+    if (t != CONFIG_TYPE_LIST || len < 3) {
+        deck_error(c, s, key, "must be a list of at least 3 points ( [u, v], [u, v], ... ) (got %s)",
+                   fmt_value(s, got, sizeof got));
+        return -1;
+    }
+    double *p = (double *)calloc(2 * (size_t)len, sizeof(double));
+    if (!p)
+        return -1;
+    int rc = 1;
+    for (int i = 0; i < len; i++) {
+        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        char ekey[160];
+        snprintf(ekey, sizeof ekey, "%s[%d]", key, i);
+        int l2 = 0;
+        int r = get_numbers(c, e, ekey, k, 0, p + 2 * i, 2, &l2);
+        if (r == 0 || l2 != 2) {
+            deck_error(c, e, ekey, "must be a point [u, v] (got %s)", fmt_value(e, got, sizeof got));
+            rc = -1;
+        } else if (r < 0) {
+            rc = -1;
+        }
+    }
+    if (rc < 0) {
+        free(p);
+        return -1;
+    }
+    *xy = p;
+    *n = len;
+    return 1;
+}
+
+/* Proper or touching intersection of segments ab and cd (2-D). */
+static int segments_cross(const double *a, const double *b, const double *cc, const double *d)
+{
+    double d1 = (d[0] - cc[0]) * (a[1] - cc[1]) - (d[1] - cc[1]) * (a[0] - cc[0]);
+    double d2 = (d[0] - cc[0]) * (b[1] - cc[1]) - (d[1] - cc[1]) * (b[0] - cc[0]);
+    double d3 = (b[0] - a[0]) * (cc[1] - a[1]) - (b[1] - a[1]) * (cc[0] - a[0]);
+    double d4 = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+        return 1;
+    /* collinear overlaps and touching */
+    const double *pt[4] = {a, b, cc, d};
+    const double *s0[4] = {cc, cc, a, a}, *s1[4] = {d, d, b, b};
+    double dd[4] = {d1, d2, d3, d4};
+    for (int q = 0; q < 4; q++)
+        if (dd[q] == 0 &&
+            fmin(s0[q][0], s1[q][0]) <= pt[q][0] && pt[q][0] <= fmax(s0[q][0], s1[q][0]) &&
+            fmin(s0[q][1], s1[q][1]) <= pt[q][1] && pt[q][1] <= fmax(s0[q][1], s1[q][1]))
+            return 1;
+    return 0;
+}
+
+/* 1 and the first pair of crossing edges when the closed polygon intersects itself. */
+static int polygon_self_intersects(const double *v, int n, int *e1, int *e2)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (j == i + 1 || (i == 0 && j == n - 1))
+                continue; /* adjacent edges share a vertex */
+            if (segments_cross(v + 2 * i, v + 2 * ((i + 1) % n), v + 2 * j,
+                               v + 2 * ((j + 1) % n))) {
+                *e1 = i;
+                *e2 = j;
+                return 1;
+            }
+        }
+    /* a repeated vertex or a spike folding back onto its neighbour edge */
+    for (int i = 0; i < n; i++) {
+        const double *p = v + 2 * i, *q = v + 2 * ((i + 1) % n), *r = v + 2 * ((i + 2) % n);
+        double cr = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+        double dot = (q[0] - p[0]) * (r[0] - q[0]) + (q[1] - p[1]) * (r[1] - q[1]);
+        if ((p[0] == q[0] && p[1] == q[1]) || (cr == 0 && dot < 0)) {
+            *e1 = i;
+            *e2 = (i + 1) % n;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One pole list ("lorentz", "drude", "debye") of a material. */
+static void load_poles(deck_ctx *c, const scope *msc, const char *list_name, yee_pole_kind kind,
+                       yee_material_cfg *mat)
+{
+    const config_setting_t *list;
+    get_list(c, msc, list_name, &list);
+    int n = list ? config_setting_length(list) : 0;
+    char pat[64], key[80];
+    snprintf(pat, sizeof pat, "materials[].%s[]", list_name);
+    snprintf(key, sizeof key, "%.60s.%.10s", msc->key, list_name);
+    for (int i = 0; i < n; i++) {
+        scope sc;
+        if (!list_elem(c, list, pat, key, i, &sc))
+            continue;
+        check_unknown(c, &sc);
+        if (mat->npoles == YEE_MAX_POLES) {
+            deck_error(c, sc.s, sc.key, "more than %d poles in one material", YEE_MAX_POLES);
+            return;
+        }
+        yee_pole_cfg *p = &mat->poles[mat->npoles++];
+        p->line = (int)config_setting_source_line(sc.s);
+        p->kind = kind;
+        if (kind == YEE_POLE_DEBYE) {
+            double tau_fs = 1;
+            get_num(c, &sc, "delta_epsilon", &p->sigma);
+            get_num(c, &sc, "tau", &tau_fs);
+            p->tau = tau_fs / YEE_TIME_UNIT_FS;
+        } else {
+            double f = 1, g = 0;
+            get_num(c, &sc, "frequency", &f);
+            get_num(c, &sc, "gamma", &g);
+            get_num(c, &sc, "sigma", &p->sigma);
+            p->f0 = f / YEE_C_UM_THZ;
+            p->gamma = g / YEE_C_UM_THZ;
+        }
+    }
+}
+
+static int load_materials(deck_ctx *c, const scope *root, yee_config *cfg)
+{
+    const config_setting_t *list;
+    get_list(c, root, "materials", &list);
+    int n = list ? config_setting_length(list) : 0;
+    if (n == 0)
+        return 0;
+    cfg->materials = (yee_material_cfg *)calloc((size_t)n, sizeof *cfg->materials);
+    if (!cfg->materials)
+        return YEE_ERR_NOMEM;
+    for (int i = 0; i < n; i++) {
+        yee_material_cfg *m = &cfg->materials[i];
+        m->eps[0] = m->eps[1] = m->eps[2] = 1;
+        scope sc;
+        if (!list_elem(c, list, "materials[]", "materials", i, &sc))
+            continue;
+        m->line = (int)config_setting_source_line(sc.s);
+        check_unknown(c, &sc);
+        const config_setting_t *w;
+        char key[160];
+        snprintf(m->name, sizeof m->name, "material%d", i);
+        if (get_name(c, &sc, "name", m->name, sizeof m->name, &w) > 0)
+            for (int j = 0; j < i; j++)
+                if (strcmp(cfg->materials[j].name, m->name) == 0) {
+                    snprintf(key, sizeof key, "%s.name", sc.key);
+                    deck_error(c, w, key, "duplicate material name \"%s\" (first defined at "
+                               "line %d)", m->name, cfg->materials[j].line);
+                    break;
+                }
+        double eps = 1;
+        int re = get_num(c, &sc, "epsilon", &eps);
+        int rd = get_vec3(c, &sc, "epsilon_diag", m->eps);
+        if (re != 0 && rd != 0) {
+            snprintf(key, sizeof key, "%s.epsilon_diag", sc.key);
+            deck_error(c, config_setting_get_member(sc.s, "epsilon_diag"), key,
+                       "give exactly one of epsilon / epsilon_diag (got both)");
+        } else if (rd <= 0) {
+            m->eps[0] = m->eps[1] = m->eps[2] = eps;
+        }
+        int rs = get_num(c, &sc, "sigma", &m->sigma);
+        get_bool(c, &sc, "pec", &m->pec);
+        load_poles(c, &sc, "lorentz", YEE_POLE_LORENTZ, m);
+        load_poles(c, &sc, "drude", YEE_POLE_DRUDE, m);
+        load_poles(c, &sc, "debye", YEE_POLE_DEBYE, m);
+        if (m->pec && (re != 0 || rd != 0 || rs != 0 || m->npoles)) {
+            snprintf(key, sizeof key, "%s.pec", sc.key);
+            deck_error(c, config_setting_get_member(sc.s, "pec"), key,
+                       "a pec material has no epsilon, sigma or poles");
+        }
+        /* eps < 1 is allowed only as eps_inf of a dispersive material (its static eps is higher) */
+        if (!m->pec && m->npoles == 0 && fmin(m->eps[0], fmin(m->eps[1], m->eps[2])) < 1) {
+            snprintf(key, sizeof key, "%s.%s", sc.key, rd > 0 ? "epsilon_diag" : "epsilon");
+            deck_error(c, config_setting_get_member(sc.s, rd > 0 ? "epsilon_diag" : "epsilon"),
+                       key, "must be >= 1 without dispersive poles (got %g)",
+                       fmin(m->eps[0], fmin(m->eps[1], m->eps[2])));
+        }
+    }
+    cfg->nmaterials = n;
+    return 0;
+}
+
+/* Axis-aligned bounding box of one copy of a shape (lattice offset excluded). */
+static void shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        double h = 0;
+        switch (s->kind) {
+        case YEE_SHAPE_BOX:
+        case YEE_SHAPE_ELLIPSOID: h = 0.5 * s->size[a]; break;
+        case YEE_SHAPE_SPHERE: h = s->radius; break;
+        case YEE_SHAPE_CYLINDER:
+        case YEE_SHAPE_CONE: {
+            double r = fmax(s->radius, s->kind == YEE_SHAPE_CONE ? s->radius2 : 0);
+            h = fabs(s->axis[a]) * 0.5 * s->height + r * sqrt(fmax(0, 1 - s->axis[a] * s->axis[a]));
+            break;
+        }
+        case YEE_SHAPE_PRISM: break;
+        }
+        lo[a] = s->center[a] - h;
+        hi[a] = s->center[a] + h;
+    }
+    if (s->kind == YEE_SHAPE_PRISM && s->nvert > 0) {
+        int ax = s->axis[0] != 0 ? 0 : s->axis[1] != 0 ? 1 : 2;
+        int u = (ax + 1) % 3, v = (ax + 2) % 3;
+        lo[ax] = s->center[ax] - 0.5 * s->height;
+        hi[ax] = s->center[ax] + 0.5 * s->height;
+        lo[u] = hi[u] = s->center[u] + s->vert[0];
+        lo[v] = hi[v] = s->center[v] + s->vert[1];
+        for (int i = 1; i < s->nvert; i++) {
+            lo[u] = fmin(lo[u], s->center[u] + s->vert[2 * i]);
+            hi[u] = fmax(hi[u], s->center[u] + s->vert[2 * i]);
+            lo[v] = fmin(lo[v], s->center[v] + s->vert[2 * i + 1]);
+            hi[v] = fmax(hi[v], s->center[v] + s->vert[2 * i + 1]);
+        }
+    }
+}
+
+static int load_geometry(deck_ctx *c, const scope *root, yee_config *cfg, const grid_info *g)
+{
+    static const char *const kind_names[] = {"box", "sphere", "cylinder", "cone", "ellipsoid",
+                                             "prism"};
+    const config_setting_t *list;
+    get_list(c, root, "geometry", &list);
+    int n = list ? config_setting_length(list) : 0;
+    if (n == 0)
+        return 0;
+    cfg->shapes = (yee_shape_cfg *)calloc((size_t)n, sizeof *cfg->shapes);
+    if (!cfg->shapes)
+        return YEE_ERR_NOMEM;
+    cfg->nshapes = n;
+    for (int i = 0; i < n; i++) {
+        yee_shape_cfg *s = &cfg->shapes[i];
+        s->axis[2] = 1;
+        s->counts[0] = s->counts[1] = s->counts[2] = 1;
+        s->material = -1;
+        scope sc;
+        if (!list_elem(c, list, "geometry[]", "geometry", i, &sc))
+            continue;
+        s->line = (int)config_setting_source_line(sc.s);
+        check_unknown(c, &sc);
+        char key[160];
+        const config_setting_t *w;
+        int kind = -1;
+        int rk = get_choice(c, &sc, "type", &kind, &w);
+        check_only(c, &sc, "type", rk > 0 ? kind_names[kind] : NULL);
+        const char *mname;
+        if (get_string(c, &sc, "material", &mname, &w) > 0) {
+            snprintf(key, sizeof key, "%s.material", sc.key);
+            s->material = find_material(c, cfg, w, key, mname);
+        }
+        get_vec3(c, &sc, "center", s->center);
+        int rsize = get_vec3(c, &sc, "size", s->size);
+        int rrad = get_num(c, &sc, "radius", &s->radius);
+        int rrad2 = get_num(c, &sc, "radius2", &s->radius2);
+        int rh = get_num(c, &sc, "height", &s->height);
+        int rax = get_vec3(c, &sc, "axis", s->axis);
+        int rv = get_points2(c, &sc, "vertices", &s->vert, &s->nvert);
+        scope lat;
+        if (get_group(c, &sc, "lattice", &lat) > 0) {
+            check_unknown(c, &lat);
+            get_vec3(c, &lat, "a1", s->lattice[0]);
+            get_vec3(c, &lat, "a2", s->lattice[1]);
+            get_vec3(c, &lat, "a3", s->lattice[2]);
+            get_int3(c, &lat, "counts", s->counts);
+        }
+        if (rk <= 0)
+            continue;
+        s->kind = (yee_shape_kind)kind;
+        /* which size keys each shape takes: required (2), allowed (1) or not (0) */
+        static const int want[6][4] = {
+            /* size radius height axis */
+            {2, 0, 0, 0}, {0, 2, 0, 0}, {0, 2, 2, 1}, {0, 2, 2, 1}, {2, 0, 0, 0}, {0, 0, 2, 1}};
+        const char *names[4] = {"size", "radius", "height", "axis"};
+        int got[4] = {rsize, rrad, rh, rax};
+        for (int q = 0; q < 4; q++) {
+            snprintf(key, sizeof key, "%s.%s", sc.key, names[q]);
+            if (want[kind][q] == 2 && got[q] == 0)
+                deck_error(c, sc.s, key, "missing required key (a %s needs a %s)",
+                           kind_names[kind], names[q]);
+            else if (want[kind][q] == 0 && got[q] != 0)
+                deck_error(c, config_setting_get_member(sc.s, names[q]), key,
+                           "not a property of a %s", kind_names[kind]);
+        }
+        if (kind == YEE_SHAPE_CONE && rrad2 == 0) {
+            snprintf(key, sizeof key, "%s.radius2", sc.key);
+            deck_error(c, sc.s, key, "missing required key (a cone needs a radius2)");
+        }
+        if (kind == YEE_SHAPE_PRISM && rv == 0) {
+            snprintf(key, sizeof key, "%s.vertices", sc.key);
+            deck_error(c, sc.s, key, "missing required key (a prism needs vertices)");
+        }
+        if (rax > 0) {
+            double len = sqrt(s->axis[0] * s->axis[0] + s->axis[1] * s->axis[1] +
+                              s->axis[2] * s->axis[2]);
+            snprintf(key, sizeof key, "%s.axis", sc.key);
+            w = config_setting_get_member(sc.s, "axis");
+            char gtxt[128];
+            if (!(len > 0)) {
+                deck_error(c, w, key, "must be a nonzero vector (got %s)",
+                           fmt_value(w, gtxt, sizeof gtxt));
+                continue;
+            }
+            for (int a = 0; a < 3; a++)
+                s->axis[a] /= len;
+            int coord = 0;
+            for (int a = 0; a < 3; a++)
+                coord += s->axis[a] != 0;
+            if (kind == YEE_SHAPE_PRISM && coord != 1) {
+                deck_error(c, w, key, "a prism's axis must be x, y or z, e.g. [0, 0, 1] (got %s)",
+                           fmt_value(w, gtxt, sizeof gtxt));
+                continue;
+            }
+        }
+        if (kind == YEE_SHAPE_PRISM && rv > 0) {
+            int e1, e2;
+            snprintf(key, sizeof key, "%s.vertices", sc.key);
+            w = config_setting_get_member(sc.s, "vertices");
+            double area = 0;
+            for (int q = 0; q < s->nvert; q++) {
+                const double *p0 = s->vert + 2 * q, *p1 = s->vert + 2 * ((q + 1) % s->nvert);
+                area += p0[0] * p1[1] - p1[0] * p0[1];
+            }
+            if (polygon_self_intersects(s->vert, s->nvert, &e1, &e2)) {
+                deck_error(c, w, key, "the polygon intersects itself (edges %d-%d and %d-%d)", e1,
+                           (e1 + 1) % s->nvert, e2, (e2 + 1) % s->nvert);
+                continue;
+            }
+            if (area == 0) {
+                deck_error(c, w, key, "the polygon has zero area");
+                continue;
+            }
+        }
+        if (!g->ok || s->material < 0)
+            continue;
+        /* entirely outside the domain: a warning, the object is simply not drawn */
+        double lo[3], hi[3], tlo[3], thi[3];
+        shape_bbox(s, lo, hi);
+        for (int a = 0; a < 3; a++) {
+            tlo[a] = lo[a];
+            thi[a] = hi[a];
+            for (int q = 0; q < 3; q++) {
+                double sh = s->lattice[q][a] * (s->counts[q] - 1);
+                tlo[a] += fmin(0, sh);
+                thi[a] += fmax(0, sh);
+            }
+        }
+        int outside = 0;
+        for (int a = 0; a < 3; a++)
+            outside |= thi[a] <= g->lo[a] || tlo[a] >= g->hi[a];
+        if (outside) {
+            char dom[160];
+            domain_text(g, dom, sizeof dom);
+            deck_warn(c, sc.s, sc.key, "the %s [%g, %g] x [%g, %g] x [%g, %g] lies entirely outside "
+                      "the domain %s: not drawn", kind_names[kind], tlo[0], thi[0], tlo[1], thi[1],
+                      tlo[2], thi[2], dom);
+        }
+    }
+    return 0;
 }
 
 static int load_sources(deck_ctx *c, const scope *root, yee_config *cfg, const grid_info *g)
@@ -1860,6 +2403,7 @@ static void load_output(deck_ctx *c, const scope *root, yee_config *cfg)
     if (get_group(c, root, "output", &sc) <= 0)
         return;
     check_unknown(c, &sc);
+    get_bool(c, &sc, "geometry", &cfg->geometry_out);
     const char *dir;
     const config_setting_t *w;
     if (get_string(c, &sc, "directory", &dir, &w) <= 0)
@@ -1944,9 +2488,13 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
     memset(&g, 0, sizeof g);
     load_grid(&c, &root, cfg, &g);
     load_simulation(&c, &root, cfg, &g);
+    int rc = load_materials(&c, &root, cfg);
     load_background(&c, &root, cfg);
     load_boundary(&c, &root, cfg, &g);
-    int rc = load_sources(&c, &root, cfg, &g);
+    if (rc == 0)
+        rc = load_geometry(&c, &root, cfg, &g);
+    if (rc == 0)
+        rc = load_sources(&c, &root, cfg, &g);
     if (rc == 0)
         rc = load_monitors(&c, &root, cfg, &g);
     if (rc == 0)

@@ -7,12 +7,147 @@
  *   b = exp(-(sigma / kappa + alpha) dt),  a = sigma (b - 1) / (sigma kappa + kappa^2 alpha)
  * (R&G eqs. 19-20), divided here by dx so the kernels multiply by a raw field difference.
  * E nodes sit at integer positions, H nodes at half-integer positions along each axis.
+ * Materials: geometry/ rasterizes the shapes into per-component indices and a table of media;
+ * here each entry becomes (ca, cb) (PEC: 0, 0 keeps E at zero) and each node of a dispersive
+ * material an ADE list entry with its pole coefficients (kernels/yee_ade.h).
  */
 #include "solver/grid.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define YEE_TWO_PI 6.28318530717958647692
+
+/* P^{n+1} = c1 P^n + c2 P^{n-1} + c3 E^n for one pole at time step dt (kernels/yee_ade.h). */
+static yee_pole_coef pole_coefficients(const yee_pole_cfg *p, double dt)
+{
+    yee_pole_coef k;
+    if (p->kind == YEE_POLE_DEBYE) {
+        /* tau (P+ - P-) / (2 dt) + (P+ + P-) / 2 = s E */
+        const double d = p->tau / (2.0 * dt) + 0.5;
+        k.c1 = YEE_R(0.0);
+        k.c2 = (yee_real)((p->tau / (2.0 * dt) - 0.5) / d);
+        k.c3 = (yee_real)(p->sigma / d);
+        return k;
+    }
+    const double w0 = YEE_TWO_PI * p->f0, g = YEE_TWO_PI * p->gamma;
+    const double restore = p->kind == YEE_POLE_LORENTZ ? w0 * w0 : 0.0;
+    const double d = 1.0 / (dt * dt) + g / (2.0 * dt);
+    k.c1 = (yee_real)((2.0 / (dt * dt) - restore) / d);
+    k.c2 = (yee_real)((g / (2.0 * dt) - 1.0 / (dt * dt)) / d);
+    k.c3 = (yee_real)(p->sigma * w0 * w0 / d);
+    return k;
+}
+
+/* Material table, coefficients and the dispersive node list of the subdomain. */
+static int build_media(const yee_config *cfg, yee_grid *g, yee_err *err)
+{
+    const int n[3] = {g->n[0], g->n[1], g->n[2]};
+    YEE_TRY(yee_geometry_rasterize(cfg, n, g->offset, YEE_HALO, &g->geo, err));
+    yee_setup *s = &g->setup;
+    const yee_geo *geo = &g->geo;
+    for (int e = 0; e < geo->nentry; e++) {
+        const yee_geo_entry *x = &geo->entry[e];
+        if (x->pec) {
+            g->ca[e] = g->cb[e] = YEE_R(0.0);
+            continue;
+        }
+        yee_medium_coefficients(x->eps, x->sigma, cfg->dt, &g->ca[e], &g->cb[e]);
+    }
+    s->nmat = geo->nentry;
+    for (int c = 0; c < 3; c++)
+        s->mat[c] = geo->mat[c];
+
+    /* Pole coefficients: the poles of every dispersive material, in deck order. */
+    int npc = 0;
+    int *pole0 = (int *)calloc((size_t)cfg->nmaterials + 1, sizeof(int));
+    if (!pole0)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "pole table");
+    for (int m = 0; m < cfg->nmaterials; m++) {
+        pole0[m] = npc;
+        npc += cfg->materials[m].npoles;
+    }
+    if (npc == 0) {
+        free(pole0);
+        return YEE_OK;
+    }
+    g->pcoef = (yee_pole_coef *)calloc((size_t)npc, sizeof *g->pcoef);
+    if (!g->pcoef) {
+        free(pole0);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "pole table");
+    }
+    for (int m = 0; m < cfg->nmaterials; m++)
+        for (int q = 0; q < cfg->materials[m].npoles; q++) {
+            const yee_pole_cfg *p = &cfg->materials[m].poles[q];
+            /* the explicit Lorentz recursion is stable for w0 dt < 2 (Taflove & Hagness 9.5) */
+            if (p->kind == YEE_POLE_LORENTZ && YEE_TWO_PI * p->f0 * cfg->dt >= 2.0) {
+                free(pole0);
+                return yee_fail(err, YEE_ERR_DECK,
+                                "%s:%d: error: materials[%d] (\"%s\"): Lorentz pole at %g THz is "
+                                "unstable at dt = %g fs (needs 2 pi f0 dt < 2): refine the grid",
+                                cfg->deck_path, p->line, m, cfg->materials[m].name,
+                                p->f0 * YEE_C_UM_THZ, cfg->dt * YEE_TIME_UNIT_FS);
+            }
+            g->pcoef[pole0[m] + q] = pole_coefficients(p, cfg->dt);
+        }
+
+    /* Dispersive nodes: interior nodes whose entry is a bulk dispersive material. Two passes
+     * (count, fill); polarization slots 2 per pole. */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t nd = 0, np = 0;
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < n[2]; k++)
+                for (int j = 0; j < n[1]; j++)
+                    for (int i = 0; i < n[0]; i++) {
+                        const int64_t idx = yee_idx(s->dims, i, j, k);
+                        const yee_geo_entry *x = &geo->entry[geo->mat[c][idx]];
+                        if (x->npoles == 0 || x->material < 0)
+                            continue;
+                        if (pass == 1) {
+                            yee_disp_node *d = &g->disp[nd];
+                            d->c = idx;
+                            d->p_off = np;
+                            d->comp = c;
+                            d->pole0 = pole0[x->material];
+                            d->npole = x->npoles;
+                        }
+                        nd++;
+                        np += 2 * x->npoles;
+                    }
+        if (pass == 0) {
+            if (nd == 0)
+                break;
+            g->disp = (yee_disp_node *)calloc((size_t)nd, sizeof *g->disp);
+            if (!g->disp) {
+                free(pole0);
+                return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld dispersive nodes",
+                                (long long)nd);
+            }
+        } else {
+            s->ndisp = nd;
+            s->npol = np;
+        }
+    }
+    free(pole0);
+    s->disp = g->disp;
+    s->npcoef = npc;
+    s->pcoef = g->pcoef;
+    s->inv_dt = (yee_real)(1.0 / cfg->dt);
+    return YEE_OK;
+}
+
+void yee_grid_eps(const yee_grid *g, int comp, const int lo[3], const int count[3], yee_real *out)
+{
+    for (int k = 0; k < count[2]; k++)
+        for (int j = 0; j < count[1]; j++)
+            for (int i = 0; i < count[0]; i++) {
+                const int64_t idx = yee_idx(g->setup.dims, lo[0] + i, lo[1] + j, lo[2] + k);
+                const yee_geo_entry *x = &g->geo.entry[g->geo.mat[comp][idx]];
+                out[((int64_t)k * count[1] + j) * count[0] + i] =
+                    (yee_real)(x->pec ? 0.0 : x->eps);
+            }
+}
 
 void yee_medium_coefficients(double eps_r, double sigma_si, double dt, yee_real *ca, yee_real *cb)
 {
@@ -79,12 +214,14 @@ int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], y
     s->dims.stride[1] = n[0] + 2 * YEE_HALO;
     s->dims.stride[2] = (int64_t)(n[0] + 2 * YEE_HALO) * (n[1] + 2 * YEE_HALO);
 
-    /* One uniform background material for now; geometry/ will add more (issue 4). */
-    yee_medium_coefficients(cfg->eps_r, cfg->sigma, cfg->dt, &g->ca[0], &g->cb[0]);
-    s->nmat = 1;
     s->ca = g->ca;
     s->cb = g->cb;
     s->ch = (yee_real)cfg->dt;
+    int rc = build_media(cfg, g, err);
+    if (rc < 0) {
+        yee_grid_free(g);
+        return rc;
+    }
 
     yee_real *p = g->lines;
     for (int a = 0; a < 3; a++) {
@@ -140,4 +277,9 @@ void yee_grid_free(yee_grid *g)
 {
     free(g->lines);
     g->lines = NULL;
+    yee_geometry_free(&g->geo);
+    free(g->disp);
+    g->disp = NULL;
+    free(g->pcoef);
+    g->pcoef = NULL;
 }

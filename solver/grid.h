@@ -7,6 +7,7 @@
 #define YEE_SOLVER_GRID_H
 
 #include "common/yee_err.h"
+#include "geometry/geometry.h"
 #include "io/config.h"
 #include "kernels/backend.h"
 
@@ -14,16 +15,25 @@ typedef struct yee_grid {
     int n[3];          /* cells of this subdomain */
     int offset[3];     /* position of its cell 0 in the global grid */
     yee_setup setup;   /* points into the arrays below */
-    yee_real ca[1], cb[1];
+    yee_real ca[YEE_MAX_MATERIALS], cb[YEE_MAX_MATERIALS];
+    yee_geo geo;       /* material index arrays and the medium of each table entry */
+    yee_disp_node *disp;   /* dispersive E nodes (kernels/yee_ade.h), NULL when none */
+    yee_pole_coef *pcoef;
     yee_real *lines;   /* one block: per axis ie, be, ae (n+1) and ih, bh, ah (n) */
     double sigma_max[3][2]; /* CPML sigma at the outer wall per face (c/um), for reports */
 } yee_grid;
 
-/* Build the subdomain [offset, offset+n) of cfg's global grid. Returns YEE_OK or YEE_ERR_NOMEM. */
+/* Build the subdomain [offset, offset+n) of cfg's global grid, its geometry included
+ * (geometry/). Returns YEE_OK, YEE_ERR_NOMEM, or YEE_ERR_DECK (too many media, an unstable
+ * dispersive pole at this dt). */
 int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], yee_grid *g,
                    yee_err *err);
 
 void yee_grid_free(yee_grid *g);
+
+/* Relative permittivity (eps_inf of dispersive media; 0 inside PEC) of E component comp on the
+ * local cells [lo, lo+count), x fastest, into out: what the E update of each node sees. */
+void yee_grid_eps(const yee_grid *g, int comp, const int lo[3], const int count[3], yee_real *out);
 
 /* E update coefficients of a uniform medium eps_r, sigma (S/m) at time step dt (c-units),
  * Taflove & Hagness eq. 3.31 in normalized units. */

@@ -6,11 +6,6 @@ target_link_libraries(deck_driver PRIVATE yee_io)
 
 set(YEE_DECK_DIR ${CMAKE_CURRENT_LIST_DIR}/deck)
 
-# Turns literal text into a regex matching exactly that text.
-function(yee_deck_regex out text)
-  string(REGEX REPLACE "([][.*+?^$()|\\\\])" "\\\\\\1" esc "${text}")
-  set(${out} "${esc}" PARENT_SCOPE)
-endfunction()
 
 # yee_deck_test(NAME n ok|fail ARGS deck [--set k=v]... EXPECT literal-text...)
 # All EXPECT texts must appear, in that order (they are joined with ".*").
@@ -18,7 +13,7 @@ function(yee_deck_test)
   cmake_parse_arguments(D "" "NAME;MODE" "ARGS;EXPECT" ${ARGN})
   set(re "")
   foreach(text ${D_EXPECT})
-    yee_deck_regex(esc "${text}")
+    yee_literal_regex(esc "${text}")
     if(re STREQUAL "")
       set(re "${esc}")
     else()
@@ -100,6 +95,23 @@ yee_deck_test(NAME deck_bad_many MODE fail ARGS bad_many.cfg
          "bad_many.cfg:2: error: grid.spacing: must be a number or [x, y, z] (got [0.1, 0.1])"
          "bad_many.cfg:3: error: background.epsilon: must be >= 1 (got 0.5)"
          "bad_many.cfg:3: error: background.sigma: must be >= 0 (got -1.0)")
+# geometry and materials (issue 4): every problem at once, with file:line
+yee_deck_test(NAME deck_bad_geometry MODE fail ARGS bad_geometry.cfg
+  EXPECT "bad_geometry.cfg:11: warning: geometry[4]: the box [4.75, 5.25] x [-0.25, 0.25] x [-0.25, 0.25] lies entirely outside the domain"
+         "bad_geometry.cfg:4: error: materials[1].name: duplicate material name \"glass\" (first defined at line 4)"
+         "bad_geometry.cfg:6: error: geometry[0].material: unknown material \"glas\", did you mean \"glass\"?"
+         "bad_geometry.cfg:7: error: geometry[1].radius: must be > 0 (got -0.2)"
+         "bad_geometry.cfg:9: error: geometry[2].vertices: the polygon intersects itself (edges 0-1 and 2-3)"
+         "bad_geometry.cfg:10: error: geometry[3].size[1]: must be > 0 (got 0.0)"
+         "bad_geometry.cfg:12: error: geometry[5].material: unknown material \"air\" (2 defined in materials)"
+         "bad_geometry.cfg:12: error: geometry[5].height: missing required key (a cylinder needs a height)")
+yee_deck_test(NAME deck_good_geometry MODE ok ARGS good_geometry.cfg
+  EXPECT "subpixel 1 samples 4 geometry_out 1 background_material 0"
+         "material 1 line 8 name lnb eps 4.8 4.8 4.6 sigma 10 pec 0"
+         "material 3 line 10 name gold eps 1 1 1 sigma 0 pec 0 poles [kind 0 f0 2.00138457 gamma 0.333564095 sigma 0.5 tau 0] [kind 1 f0 6.6712819 gamma 0.066712819 sigma 1 tau 0]"
+         "material 4 line 13 name water eps 1.8 1.8 1.8 sigma 0 pec 0 poles [kind 2 f0 0 gamma 0 sigma 76 tau 2398.33966]"
+         "shape 2 line 18 kind 2 material 4 center 0 0 0 size 0 0 0 radius 0.1 radius2 0 height 1 axis 0.707106781 0.707106781 0"
+         "shape 5 line 22 kind 5 material 1 center -0.6 0.6 0 size 0 0 0 radius 0 radius2 0 height 0.2 axis 0 1 0 nvert 3 counts 3 1 1")
 yee_deck_test(NAME deck_missing_file MODE fail ARGS no_such_deck.cfg
   EXPECT "cannot open deck 'no_such_deck.cfg': No such file or directory")
 

@@ -68,6 +68,27 @@ static void dump(const yee_config *cfg)
                    m->box_min[0], m->box_min[1], m->box_min[2], m->box_max[0], m->box_max[1],
                    m->box_max[2], m->interval, m->start, m->vtk);
     }
+    printf("subpixel %d samples %d geometry_out %d background_material %d\n", cfg->subpixel,
+           cfg->subpixel_samples, cfg->geometry_out, cfg->background_material);
+    printf("nmaterials %d\n", cfg->nmaterials);
+    for (int i = 0; i < cfg->nmaterials; i++) {
+        const yee_material_cfg *m = &cfg->materials[i];
+        printf("material %d line %d name %s eps %.9g %.9g %.9g sigma %.9g pec %d poles", i,
+               m->line, m->name, m->eps[0], m->eps[1], m->eps[2], m->sigma, m->pec);
+        for (int q = 0; q < m->npoles; q++)
+            printf(" [kind %d f0 %.9g gamma %.9g sigma %.9g tau %.9g]", (int)m->poles[q].kind,
+                   m->poles[q].f0, m->poles[q].gamma, m->poles[q].sigma, m->poles[q].tau);
+        printf("\n");
+    }
+    printf("nshapes %d\n", cfg->nshapes);
+    for (int i = 0; i < cfg->nshapes; i++) {
+        const yee_shape_cfg *s = &cfg->shapes[i];
+        printf("shape %d line %d kind %d material %d center %.9g %.9g %.9g size %.9g %.9g %.9g "
+               "radius %.9g radius2 %.9g height %.9g axis %.9g %.9g %.9g nvert %d counts %d %d %d\n",
+               i, s->line, (int)s->kind, s->material, s->center[0], s->center[1], s->center[2],
+               s->size[0], s->size[1], s->size[2], s->radius, s->radius2, s->height, s->axis[0],
+               s->axis[1], s->axis[2], s->nvert, s->counts[0], s->counts[1], s->counts[2]);
+    }
 }
 
 int main(int argc, char **argv)

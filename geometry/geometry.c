@@ -1,0 +1,469 @@
+/* geometry/geometry.c -- point-in-shape tests, lattice copies and the rasterization of a deck's
+ * objects onto a subdomain, with optional subpixel averaging (contract and formulas in
+ * geometry.h). Host only. Does not build update coefficients and never sees a backend.
+ */
+#include "geometry/geometry.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Half-cell offset of E component c along axis a: Ex sits at (i+1/2, j, k). */
+static double e_stagger(int c, int a)
+{
+    return c == a ? 0.5 : 0.0;
+}
+
+/* Even-odd rule (ray along +u) for a point (u, v) against the closed polygon v[2n]. */
+static int in_polygon(const double *vert, int n, double u, double v)
+{
+    int in = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        const double ui = vert[2 * i], vi = vert[2 * i + 1];
+        const double uj = vert[2 * j], vj = vert[2 * j + 1];
+        if ((vi > v) != (vj > v) && u < (uj - ui) * (v - vi) / (vj - vi) + ui)
+            in = !in;
+    }
+    return in;
+}
+
+int yee_shape_contains(const yee_shape_cfg *s, const double p[3])
+{
+    const double q[3] = {p[0] - s->center[0], p[1] - s->center[1], p[2] - s->center[2]};
+    switch (s->kind) {
+    case YEE_SHAPE_BOX:
+        return fabs(q[0]) <= 0.5 * s->size[0] && fabs(q[1]) <= 0.5 * s->size[1] &&
+               fabs(q[2]) <= 0.5 * s->size[2];
+    case YEE_SHAPE_SPHERE:
+        return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] <= s->radius * s->radius;
+    case YEE_SHAPE_ELLIPSOID: {
+        double r = 0;
+        for (int a = 0; a < 3; a++) {
+            const double t = q[a] / (0.5 * s->size[a]);
+            r += t * t;
+        }
+        return r <= 1.0;
+    }
+    case YEE_SHAPE_CYLINDER:
+    case YEE_SHAPE_CONE: {
+        const double t = q[0] * s->axis[0] + q[1] * s->axis[1] + q[2] * s->axis[2];
+        if (fabs(t) > 0.5 * s->height)
+            return 0;
+        double r2 = 0;
+        for (int a = 0; a < 3; a++) {
+            const double w = q[a] - t * s->axis[a];
+            r2 += w * w;
+        }
+        double r = s->radius;
+        if (s->kind == YEE_SHAPE_CONE) /* linear taper from radius (low end) to radius2 */
+            r = s->radius + (s->radius2 - s->radius) * (t / s->height + 0.5);
+        return r2 <= r * r;
+    }
+    case YEE_SHAPE_PRISM: {
+        const int ax = s->axis[0] != 0 ? 0 : s->axis[1] != 0 ? 1 : 2;
+        if (fabs(q[ax]) > 0.5 * s->height)
+            return 0;
+        return in_polygon(s->vert, s->nvert, q[(ax + 1) % 3], q[(ax + 2) % 3]);
+    }
+    }
+    return 0;
+}
+
+/* Bounding box of the first copy of s. */
+static void shape_box(const yee_shape_cfg *s, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        double h = 0;
+        switch (s->kind) {
+        case YEE_SHAPE_BOX:
+        case YEE_SHAPE_ELLIPSOID: h = 0.5 * s->size[a]; break;
+        case YEE_SHAPE_SPHERE: h = s->radius; break;
+        case YEE_SHAPE_CYLINDER:
+        case YEE_SHAPE_CONE: {
+            const double r = s->kind == YEE_SHAPE_CONE ? fmax(s->radius, s->radius2) : s->radius;
+            h = fabs(s->axis[a]) * 0.5 * s->height +
+                r * sqrt(fmax(0.0, 1.0 - s->axis[a] * s->axis[a]));
+            break;
+        }
+        case YEE_SHAPE_PRISM: {
+            const int ax = s->axis[0] != 0 ? 0 : s->axis[1] != 0 ? 1 : 2;
+            if (a == ax) {
+                h = 0.5 * s->height;
+            } else {
+                const int col = a == (ax + 1) % 3 ? 0 : 1;
+                for (int i = 0; i < s->nvert; i++)
+                    h = fmax(h, fabs(s->vert[2 * i + col]));
+            }
+            break;
+        }
+        }
+        /* a hair wider, so the box test never rejects a point the exact test accepts */
+        h = h * (1.0 + 1e-12) + 1e-12;
+        lo[a] = s->center[a] - h;
+        hi[a] = s->center[a] + h;
+    }
+}
+
+/* One placed copy of a shape: its lattice offset and bounding box. */
+typedef struct copy {
+    int shape;
+    double off[3];
+    double lo[3], hi[3];
+} copy;
+
+typedef struct raster {
+    const yee_config *cfg;
+    int ncopies;
+    copy *copies;        /* in deck order (later overrides earlier) */
+    int *bulk;           /* [(material + 1) * 3 + component] -> entry; material -1 = background */
+    int *simple;         /* [material + 1]: 1 when eps may be averaged (no pec, sigma, poles) */
+    double eps_lo, log_step; /* quantization of averaged eps */
+    int nlevels;
+    short level_entry[YEE_GEO_MAX_ENTRIES];
+    int *row;            /* candidate copies of the current row */
+    int bgm;             /* material of the background, -1: cfg->eps_r / sigma */
+} raster;
+
+/* Material (deck index, or -1 for the background) at global point p among the candidates. */
+static int material_at(const raster *r, const int *cand, int ncand, const double p[3])
+{
+    for (int q = ncand - 1; q >= 0; q--) {
+        const copy *cp = &r->copies[cand[q]];
+        if (p[0] < cp->lo[0] || p[0] > cp->hi[0] || p[1] < cp->lo[1] || p[1] > cp->hi[1] ||
+            p[2] < cp->lo[2] || p[2] > cp->hi[2])
+            continue;
+        const double local[3] = {p[0] - cp->off[0], p[1] - cp->off[1], p[2] - cp->off[2]};
+        const yee_shape_cfg *s = &r->cfg->shapes[cp->shape];
+        if (yee_shape_contains(s, local))
+            return s->material;
+    }
+    return -1;
+}
+
+/* eps of component c in material m (-1: the background). */
+static double material_eps(const raster *r, int m, int c)
+{
+    if (m < 0)
+        m = r->bgm;
+    return m < 0 ? r->cfg->eps_r : r->cfg->materials[m].eps[c];
+}
+
+/* Entry index of (eps, sigma, pec, material, npoles), appended if new. -1 when the table is
+ * full. Non-dispersive media are shared by value; dispersive ones stay per material. */
+static int entry_of(yee_geo *g, double eps, double sigma, int pec, int material, int npoles,
+                    int averaged)
+{
+    for (int e = 0; e < g->nentry; e++) {
+        const yee_geo_entry *x = &g->entry[e];
+        if (x->eps == eps && x->sigma == sigma && x->pec == pec && x->npoles == npoles &&
+            x->averaged == averaged && (npoles == 0 || x->material == material))
+            return e;
+    }
+    if (g->nentry == YEE_GEO_MAX_ENTRIES)
+        return -1;
+    yee_geo_entry *x = &g->entry[g->nentry];
+    x->eps = eps;
+    x->sigma = sigma;
+    x->pec = pec;
+    x->material = material;
+    x->npoles = npoles;
+    x->averaged = averaged;
+    return g->nentry++;
+}
+
+/* Volume fraction of the unit cube [0,1]^3 where w . u < s (the box spline: Sigma over the
+ * corners v of (-1)^|v| max(0, s - w.v)^3 / (6 w0 w1 w2), after flipping axes so that w > 0;
+ * components below 1e-4 of the largest are raised to it, a 1e-4 error at most). */
+static double cube_fraction_below(const double w_in[3], double s)
+{
+    double w[3], wmax = 0;
+    for (int a = 0; a < 3; a++) {
+        w[a] = w_in[a];
+        if (w[a] < 0) { /* u -> 1 - u */
+            s -= w[a];
+            w[a] = -w[a];
+        }
+        wmax = fmax(wmax, w[a]);
+    }
+    if (wmax <= 0)
+        return s > 0 ? 1.0 : 0.0;
+    for (int a = 0; a < 3; a++)
+        w[a] = fmax(w[a], 1e-4 * wmax);
+    double v = 0;
+    for (int q = 0; q < 8; q++) {
+        const double dot = (q & 1 ? w[0] : 0) + (q & 2 ? w[1] : 0) + (q & 4 ? w[2] : 0);
+        const double t = s - dot;
+        if (t > 0)
+            v += ((q == 0 || q == 3 || q == 5 || q == 6) ? 1.0 : -1.0) * t * t * t;
+    }
+    v /= 6.0 * w[0] * w[1] * w[2];
+    return v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+}
+
+/* Averaged entry for component c of the node at p (um) with dual cell half-widths h. Returns
+ * the entry, or -1 for "no interface here" (the caller uses the node's bulk medium). */
+static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const double p[3],
+                        const double h[3], int c)
+{
+    const yee_config *cfg = r->cfg;
+    /* coarse test: corners, edge and face midpoints and centre of the dual cell */
+    const int m0 = material_at(r, cand, ncand, p);
+    int uniform = 1;
+    for (int q = 0; q < 27 && uniform; q++) {
+        const double x[3] = {p[0] + (q % 3 - 1) * h[0], p[1] + (q / 3 % 3 - 1) * h[1],
+                             p[2] + (q / 9 - 1) * h[2]};
+        uniform = material_at(r, cand, ncand, x) == m0;
+    }
+    if (uniform)
+        return -1;
+    const int S = cfg->subpixel_samples;
+    double sum_eps = 0, sum_inv = 0, mom[3] = {0, 0, 0};
+    int mixed = 0, all_simple = 1;
+    for (int sk = 0; sk < S; sk++)
+        for (int sj = 0; sj < S; sj++)
+            for (int si = 0; si < S; si++) {
+                const double o[3] = {(2.0 * (si + 0.5) / S - 1.0) * h[0],
+                                     (2.0 * (sj + 0.5) / S - 1.0) * h[1],
+                                     (2.0 * (sk + 0.5) / S - 1.0) * h[2]};
+                const double x[3] = {p[0] + o[0], p[1] + o[1], p[2] + o[2]};
+                const int m = material_at(r, cand, ncand, x);
+                mixed |= m != m0;
+                all_simple &= r->simple[m + 1];
+                const double e = material_eps(r, m, c);
+                sum_eps += e;
+                sum_inv += 1.0 / e;
+                for (int a = 0; a < 3; a++)
+                    mom[a] += o[a] * e;
+            }
+    if (!mixed || !all_simple || r->nlevels < 2)
+        return -1; /* one medium after all, or a conductor/PEC/dispersive one: staircase */
+    const double ns = (double)S * S * S;
+    double mean = sum_eps / ns, mean_inv = sum_inv / ns;
+    const double len2 = mom[0] * mom[0] + mom[1] * mom[1] + mom[2] * mom[2];
+    /* no preferred direction (symmetric mix): the plain mean */
+    const double n2 = len2 > 0 ? mom[c] * mom[c] / len2 : 0.0;
+    /* Two media on either side along the normal: replace the sampled fill fraction (error up to
+     * 1/(2 S) of a cell, i.e. first order) by the exact fraction of the dual cell below the
+     * tangent plane, located by bisection along the normal (second order, as Meep does). */
+    if (len2 > 0) {
+        const double inv = 1.0 / sqrt(len2);
+        const double nv[3] = {mom[0] * inv, mom[1] * inv, mom[2] * inv};
+        const double hmax = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+        double x[3];
+        for (int a = 0; a < 3; a++)
+            x[a] = p[a] - hmax * nv[a];
+        const int ma = material_at(r, cand, ncand, x);
+        for (int a = 0; a < 3; a++)
+            x[a] = p[a] + hmax * nv[a];
+        const int mb = material_at(r, cand, ncand, x);
+        if (ma != mb) {
+            double ta = -hmax, tb = hmax;
+            for (int it = 0; it < 40; it++) {
+                const double tm = 0.5 * (ta + tb);
+                for (int a = 0; a < 3; a++)
+                    x[a] = p[a] + tm * nv[a];
+                if (material_at(r, cand, ncand, x) == ma)
+                    ta = tm;
+                else
+                    tb = tm;
+            }
+            /* cell coordinates u in [0,1]^3: x - p = (2u - 1) h; ma where n.(x - p) < t0 */
+            double w[3], sh = 0.5 * (ta + tb);
+            for (int a = 0; a < 3; a++) {
+                w[a] = 2.0 * nv[a] * h[a];
+                sh += nv[a] * h[a];
+            }
+            const double fa = cube_fraction_below(w, sh), fb = 1.0 - fa;
+            const double ea = material_eps(r, ma, c), eb = material_eps(r, mb, c);
+            mean = fa * ea + fb * eb;
+            mean_inv = fa / ea + fb / eb;
+        }
+    }
+    const double eps = 1.0 / (n2 * mean_inv + (1.0 - n2) / mean);
+    long lv = lround(log(eps / r->eps_lo) / r->log_step);
+    if (lv < 0)
+        lv = 0;
+    if (lv > r->nlevels - 1)
+        lv = r->nlevels - 1;
+    if (r->level_entry[lv] < 0) {
+        const double qeps = r->eps_lo * exp((double)lv * r->log_step);
+        r->level_entry[lv] = (short)entry_of(g, qeps, 0.0, 0, -2, 0, 1);
+    }
+    return r->level_entry[lv];
+}
+
+void yee_geometry_free(yee_geo *g)
+{
+    for (int c = 0; c < 3; c++) {
+        free(g->mat[c]);
+        g->mat[c] = NULL;
+    }
+}
+
+int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offset[3], int halo,
+                           yee_geo *g, yee_err *err)
+{
+    memset(g, 0, sizeof *g);
+    raster r;
+    memset(&r, 0, sizeof r);
+    r.cfg = cfg;
+    const int nm = cfg->nmaterials;
+    const int bgm = (cfg->background_material >= 0 && cfg->background_material < nm)
+                        ? cfg->background_material : -1;
+    r.bgm = bgm;
+    for (int a = 0; a < 3; a++) {
+        g->n[a] = n[a];
+        g->offset[a] = offset[a];
+    }
+    g->halo = halo;
+    g->stride[0] = 1;
+    g->stride[1] = n[0] + 2 * halo;
+    g->stride[2] = (int64_t)(n[0] + 2 * halo) * (n[1] + 2 * halo);
+    const int64_t total = g->stride[2] * (n[2] + 2 * halo);
+    int rc = YEE_OK;
+    r.bulk = (int *)calloc(3 * (size_t)(nm + 1), sizeof(int));
+    r.simple = (int *)calloc((size_t)nm + 1, sizeof(int));
+    for (int c = 0; c < 3; c++)
+        g->mat[c] = (uint8_t *)calloc((size_t)total, 1);
+    if (!r.bulk || !r.simple || !g->mat[0] || !g->mat[1] || !g->mat[2]) {
+        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the material index arrays");
+        goto done;
+    }
+
+    /* Bulk entries, the same on every rank: the background first (entry 0 for Ex), then every
+     * material per component. "Material" -1 is the background; a named background is that
+     * material. */
+    for (int m = -1; m < nm; m++) {
+        const int mm = m < 0 ? bgm : m;
+        for (int c = 0; c < 3; c++) {
+            const double eps = mm < 0 ? cfg->eps_r : cfg->materials[mm].eps[c];
+            const double sig = mm < 0 ? cfg->sigma : cfg->materials[mm].sigma;
+            const int pec = mm < 0 ? 0 : cfg->materials[mm].pec;
+            const int np = mm < 0 ? 0 : cfg->materials[mm].npoles;
+            const int e = entry_of(g, eps, sig, pec, mm, np, 0);
+            if (e < 0 || g->nentry > YEE_GEO_MAX_ENTRIES - 16) {
+                rc = yee_fail(err, YEE_ERR_DECK,
+                              "%s: error: materials: more than %d distinct media (per component); "
+                              "the coefficient table holds %d entries and keeps 16 for "
+                              "interfaces", cfg->deck_path, YEE_GEO_MAX_ENTRIES - 16,
+                              YEE_GEO_MAX_ENTRIES);
+                goto done;
+            }
+            r.bulk[(m + 1) * 3 + c] = e;
+        }
+        r.simple[m + 1] = mm < 0 ? cfg->sigma == 0
+                                 : (!cfg->materials[mm].pec && cfg->materials[mm].sigma == 0 &&
+                                    cfg->materials[mm].npoles == 0);
+    }
+    g->nbulk = g->nentry;
+
+    /* Quantization levels of averaged permittivities: log-spaced over the averageable range. */
+    double lo = INFINITY, hi = 0;
+    for (int m = -1; m < nm; m++)
+        if (r.simple[m + 1])
+            for (int c = 0; c < 3; c++) {
+                lo = fmin(lo, material_eps(&r, m, c));
+                hi = fmax(hi, material_eps(&r, m, c));
+            }
+    for (int q = 0; q < YEE_GEO_MAX_ENTRIES; q++)
+        r.level_entry[q] = -1;
+    if (cfg->subpixel && hi > lo) {
+        r.nlevels = YEE_GEO_MAX_ENTRIES - g->nbulk;
+        r.eps_lo = lo;
+        r.log_step = log(hi / lo) / (r.nlevels - 1);
+        g->quant_error = 0.5 * r.log_step;
+    }
+
+    /* Lattice copies whose box meets this subdomain (plus one cell: dual cells and ghosts). */
+    double dlo[3], dhi[3];
+    for (int a = 0; a < 3; a++) {
+        dlo[a] = cfg->origin[a] + (offset[a] - 1.0 - halo) * cfg->dx[a];
+        dhi[a] = cfg->origin[a] + (offset[a] + n[a] + 1.0 + halo) * cfg->dx[a];
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        int k = 0;
+        for (int s = 0; s < cfg->nshapes; s++) {
+            const yee_shape_cfg *sh = &cfg->shapes[s];
+            if (sh->material < 0 || sh->material >= nm)
+                continue;
+            double blo[3], bhi[3];
+            shape_box(sh, blo, bhi);
+            const int c0 = sh->counts[0] > 0 ? sh->counts[0] : 1;
+            const int c1 = sh->counts[1] > 0 ? sh->counts[1] : 1;
+            const int c2 = sh->counts[2] > 0 ? sh->counts[2] : 1;
+            for (int i2 = 0; i2 < c2; i2++)
+                for (int i1 = 0; i1 < c1; i1++)
+                    for (int i0 = 0; i0 < c0; i0++) {
+                        copy cp;
+                        cp.shape = s;
+                        int meets = 1;
+                        for (int a = 0; a < 3; a++) {
+                            cp.off[a] = i0 * sh->lattice[0][a] + i1 * sh->lattice[1][a] +
+                                        i2 * sh->lattice[2][a];
+                            cp.lo[a] = blo[a] + cp.off[a];
+                            cp.hi[a] = bhi[a] + cp.off[a];
+                            meets &= cp.hi[a] >= dlo[a] && cp.lo[a] <= dhi[a];
+                        }
+                        if (!meets)
+                            continue;
+                        if (pass == 1)
+                            r.copies[k] = cp;
+                        k++;
+                    }
+        }
+        if (pass == 0) {
+            r.ncopies = k;
+            r.copies = (copy *)calloc((size_t)k + 1, sizeof(copy));
+            r.row = (int *)calloc((size_t)k + 1, sizeof(int));
+            if (!r.copies || !r.row) {
+                rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %d shape copies", k);
+                goto done;
+            }
+        }
+    }
+
+    /* Every interior node of every E component; ghosts stay entry 0 (never updated). */
+    int64_t ninterface = 0;
+    for (int c = 0; c < 3; c++) {
+        double h[3];
+        for (int a = 0; a < 3; a++)
+            h[a] = 0.5 * cfg->dx[a];
+        for (int k = 0; k < n[2]; k++)
+            for (int j = 0; j < n[1]; j++) {
+                /* candidates of this row: copies whose box meets the row's dual cells */
+                int *cand = r.row;
+                double p[3];
+                p[1] = cfg->origin[1] + (offset[1] + j + e_stagger(c, 1)) * cfg->dx[1];
+                p[2] = cfg->origin[2] + (offset[2] + k + e_stagger(c, 2)) * cfg->dx[2];
+                int ncand = 0;
+                for (int q = 0; q < r.ncopies; q++) {
+                    const copy *cp = &r.copies[q];
+                    if (cp->hi[1] >= p[1] - h[1] && cp->lo[1] <= p[1] + h[1] &&
+                        cp->hi[2] >= p[2] - h[2] && cp->lo[2] <= p[2] + h[2])
+                        cand[ncand++] = q;
+                }
+                uint8_t *out = g->mat[c] + (int64_t)(k + halo) * g->stride[2] +
+                               (int64_t)(j + halo) * g->stride[1] + halo;
+                for (int i = 0; i < n[0]; i++) {
+                    p[0] = cfg->origin[0] + (offset[0] + i + e_stagger(c, 0)) * cfg->dx[0];
+                    int e = -1;
+                    if (ncand > 0 && cfg->subpixel)
+                        e = average_node(&r, g, cand, ncand, p, h, c);
+                    if (e >= 0)
+                        ninterface++;
+                    else
+                        e = r.bulk[(material_at(&r, cand, ncand, p) + 1) * 3 + c];
+                    out[i] = (uint8_t)e;
+                }
+            }
+    }
+    g->ninterface = ninterface;
+done:
+    free(r.bulk);
+    free(r.simple);
+    free(r.copies);
+    free(r.row);
+    if (rc < 0)
+        yee_geometry_free(g);
+    return rc;
+}

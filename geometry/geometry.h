@@ -1,0 +1,75 @@
+/* geometry/geometry.h -- shapes and materials of a deck rasterized onto one subdomain of the Yee
+ * grid: a per-E-component uint8 index per cell into a table of at most 256 entries, each entry
+ * the medium one E component sees (eps, sigma, pec, deck material). Host only; runs once.
+ *
+ * Every node's entry depends only on its global position, never on the subdomain, so any MPI
+ * decomposition rasterizes bit-identically (the table's order may differ between ranks, its
+ * values per node do not). It does not compute update coefficients (solver/grid.c does) and
+ * knows nothing of backends.
+ *
+ * Subpixel averaging (cfg->subpixel): a node whose dual cell (the cell of size dx x dy x dz
+ * centred on the node) holds more than one dielectric gets the diagonal of the anisotropic
+ * effective permittivity of Farjadpour et al., Opt. Lett. 31, 2972 (2006) / Kottke et al.,
+ * PRE 77, 036611 (2008), off-diagonal terms dropped:
+ *   1 / eps_eff,a = n_a^2 <1/eps> + (1 - n_a^2) / <eps>
+ * with <.> the mean over samples^3 points of the dual cell and n the unit normal, the direction
+ * of the first moment of eps over those points (the gradient of the fill fraction for two
+ * media). eps_eff is then rounded to one of L = 256 - (bulk entries) levels spaced evenly in
+ * log(eps) between the smallest and largest averageable permittivity, a relative error of at
+ * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error). Nodes whose dual cell touches a
+ * conductor, a PEC or a dispersive material are not averaged: they take the medium at the node.
+ */
+#ifndef YEE_GEOMETRY_GEOMETRY_H
+#define YEE_GEOMETRY_GEOMETRY_H
+
+#include <stdint.h>
+
+#include "common/yee_err.h"
+#include "io/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define YEE_GEO_MAX_ENTRIES 256
+
+/* What one E component sees in the cells that point to this entry. */
+typedef struct yee_geo_entry {
+    double eps;      /* relative permittivity of this component (eps_inf when dispersive) */
+    double sigma;    /* conductivity, S/m */
+    int pec;         /* 1: perfect conductor, E stays 0 */
+    int material;    /* deck material index, -1 for the background given by eps/sigma */
+    int npoles;      /* dispersive poles of that material (0 when averaged) */
+    int averaged;    /* 1: a subpixel-averaged interface entry */
+} yee_geo_entry;
+
+typedef struct yee_geo {
+    int n[3], offset[3];      /* subdomain: global cells [offset, offset + n) */
+    int halo;                 /* ghost cells per side of the index arrays */
+    int64_t stride[3];        /* 1, nx + 2 halo, (nx + 2 halo)(ny + 2 halo) */
+    uint8_t *mat[3];          /* per E component, padded layout; owned */
+    int nentry;
+    yee_geo_entry entry[YEE_GEO_MAX_ENTRIES];
+    int nbulk;                /* entries 0..nbulk-1: bulk media, identical on every rank */
+    double quant_error;       /* largest relative rounding of an averaged eps (0: none) */
+    int64_t ninterface;       /* interior nodes given an averaged entry */
+} yee_geo;
+
+/* Rasterize cfg's background, materials and shapes onto the subdomain [offset, offset + n) of
+ * the global grid, with `halo` ghost cells (index 0 = background) around it. Fills *g (owned
+ * arrays, free with yee_geometry_free). Errors: YEE_ERR_NOMEM; YEE_ERR_DECK when the materials
+ * need more than 256 - 16 bulk entries. */
+int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offset[3], int halo,
+                           yee_geo *g, yee_err *err);
+
+void yee_geometry_free(yee_geo *g);
+
+/* 1 when point p (um) lies inside the first copy of shape s (surface included); for lattice copy
+ * (i, j, k) pass p - i a1 - j a2 - k a3. */
+int yee_shape_contains(const yee_shape_cfg *s, const double p[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,52 @@
+/* solver/geometry_out.c -- the rasterized permittivity of a run, for looking at the geometry
+ * before (or alongside) a long run: one 1-frame dataset per E component in the run's HDF5 file,
+ * /snapshots/geometry/Ex|Ey|Ez (so the XDMF sidecar shows it in ParaView), and on one rank also
+ * legacy VTK files <dir>/<name>_geometry_eps<C>.vtk. Values: the relative permittivity each E
+ * node's update uses (subpixel-averaged at interfaces, eps_inf for dispersive media, 0 in PEC).
+ * Does not rasterize (solver/grid.c and geometry/ did) and writes nothing else.
+ */
+#include "solver/geometry_out.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "io/vtk.h"
+
+int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int nranks,
+                       yee_err *err)
+{
+    static const char *const names[3] = {"Ex", "Ey", "Ez"};
+    const size_t nloc = (size_t)g->n[0] * g->n[1] * g->n[2];
+    const size_t nglob = (size_t)cfg->n[0] * cfg->n[1] * cfg->n[2];
+    yee_real *buf = (yee_real *)malloc((nloc ? nloc : 1) * sizeof(yee_real));
+    if (!buf)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the geometry output buffer");
+    int rc = YEE_OK;
+    for (int c = 0; c < 3 && rc == YEE_OK; c++) {
+        const int64_t shape[3] = {cfg->n[0], cfg->n[1], cfg->n[2]};
+        double origin[3];
+        for (int a = 0; a < 3; a++) /* node (0,0,0) of component c */
+            origin[a] = cfg->origin[a] + (a == c ? 0.5 : 0.0) * cfg->dx[a];
+        int id = -1;
+        rc = yee_h5_snapshot_define(h, "geometry", c, shape, origin, cfg->dx, 1, &id, err);
+        if (rc < 0)
+            break;
+        const int zero[3] = {0, 0, 0};
+        yee_grid_eps(g, c, zero, g->n, buf);
+        const int64_t start[3] = {g->offset[0], g->offset[1], g->offset[2]};
+        const int64_t count[3] = {g->n[0], g->n[1], g->n[2]};
+        rc = yee_h5_snapshot_write(h, id, 0, 0, 0.0, start, count, buf, err);
+        if (rc < 0 || nranks != 1 || nloc != nglob)
+            continue;
+        char path[YEE_PATH_LEN + YEE_NAME_LEN + 32], title[128];
+        snprintf(path, sizeof path, "%s/%s_geometry_eps%s.vtk", cfg->out_dir, cfg->name,
+                 names[c]);
+        snprintf(title, sizeof title, "yee %s relative permittivity seen by %s", cfg->name,
+                 names[c]);
+        char field[8];
+        snprintf(field, sizeof field, "eps%s", names[c]);
+        rc = yee_vtk_write_points(path, title, field, shape, origin, cfg->dx, buf, err);
+    }
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,17 @@
+/* solver/geometry_out.h -- write the rasterized permittivity of a subdomain (deck key
+ * output.geometry): HDF5 /snapshots/geometry/<Ex|Ey|Ez> (one frame, collective over the run's
+ * ranks) and, on a one-rank run, legacy VTK files <out_dir>/<name>_geometry_eps<C>.vtk.
+ */
+#ifndef YEE_SOLVER_GEOMETRY_OUT_H
+#define YEE_SOLVER_GEOMETRY_OUT_H
+
+#include "common/yee_err.h"
+#include "io/config.h"
+#include "io/h5out.h"
+#include "solver/grid.h"
+
+/* Collective on h's communicator. Errors: YEE_ERR_NOMEM, YEE_ERR_IO. */
+int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int nranks,
+                       yee_err *err);
+
+#endif

@@ -1,0 +1,5 @@
+# validation/slab: dielectric slab at normal incidence, R and T vs the Airy formulas (40 cells/um),
+# and second-order convergence with averaged faces (80, 160 cells/um).
+yee_add_test(NAME validation_slab LABELS validation physics TIMEOUT 900
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_slab.py --yee $<TARGET_FILE:yee>
+          --deck ${CMAKE_CURRENT_LIST_DIR}/slab.cfg --work ${CMAKE_CURRENT_BINARY_DIR}/slab)

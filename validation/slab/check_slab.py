@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""validation/slab -- dielectric slab at normal incidence vs the Airy (Fresnel) formulas.
+
+Runs slab.cfg (eps 4 slab, 0.5 um, 40 cells/um: 20 cells per wavelength in the slab at the top
+of the band) and its reference (the slab's material set to air), forms the power reflectance
+R = |F[E_front - E_front_ref]|^2 / |F[E_front_ref]|^2 and transmittance
+T = |F[E_back]|^2 / |F[E_back_ref]|^2 over f = 0.5 - 1.0 c/um and compares them with
+|r|^2, |t|^2 of the Airy formulas for n = 2, d = 0.5 um. Checks max |R - R_airy| < 0.01 and
+max |T - T_airy| < 0.01 (absolute, i.e. 1% of the incident power) and energy R + T = 1 within
+1e-3. Then runs 80 and 160 cells/um, where the faces fall on Ex nodes and subpixel averaging
+gives those nodes eps = 2.5, and checks that the error of R falls by at least 3x (second order:
+4x; a staircase face would be first order). Prints PASS|FAIL lines; exits 1 on FAIL. Does not check phases (they carry the probe
+distances and the grid's phase velocity error, not the slab's).
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from planewave import airy_slab, probe, spectrum  # noqa: E402
+from vcommon import run  # noqa: E402
+
+TOL = 0.01
+TOL_ENERGY = 1e-3
+N, D = 2.0, 0.5
+RESOLUTIONS = (40, 80, 160)
+MIN_RATIO = 3.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--yee", required=True)
+    ap.add_argument("--deck", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    f = np.linspace(0.5, 1.0, 51)
+    r, t = airy_slab(N, D, f)
+    Ra, Ta = np.abs(r) ** 2, np.abs(t) ** 2
+    nfail, errs = 0, []
+    for res in RESOLUTIONS:
+        runs = {}
+        for tag, extra in (("slab", []), ("ref", ["--set", "geometry[0].material=air"])):
+            out = os.path.join(a.work, "%s_R%d" % (tag, res))
+            os.makedirs(out, exist_ok=True)
+            run([a.yee, "run", a.deck, "--out", out, "--quiet",
+                 "--set", "grid.resolution=%d" % res] + extra)
+            runs[tag] = os.path.join(out, "slab.h5")
+        fs, dt = probe(runs["slab"], "front")
+        fr, _ = probe(runs["ref"], "front")
+        bs, _ = probe(runs["slab"], "back")
+        br, _ = probe(runs["ref"], "back")
+        R = np.abs(spectrum(fs - fr, dt, f) / spectrum(fr, dt, f)) ** 2
+        T = np.abs(spectrum(bs, dt, f) / spectrum(br, dt, f)) ** 2
+        print("resolution %d cells/um (%.0f cells per wavelength in the slab at 1.0 c/um)"
+              % (res, res / N))
+        print("%8s %10s %10s %10s %10s" % ("f c/um", "R", "R_airy", "T", "T_airy"))
+        for q in range(0, len(f), 5):
+            print("%8.3f %10.5f %10.5f %10.5f %10.5f" % (f[q], R[q], Ra[q], T[q], Ta[q]))
+        errs.append(np.max(np.abs(R - Ra)))
+        if res != RESOLUTIONS[0]:
+            continue
+        for name, err, tol in (("slab_reflectance", np.max(np.abs(R - Ra)), TOL),
+                               ("slab_transmittance", np.max(np.abs(T - Ta)), TOL),
+                               ("slab_energy", np.max(np.abs(R + T - 1)), TOL_ENERGY)):
+            ok = err < tol
+            nfail += not ok
+            print("%s %s (err=%.3e, tol=%.0e; max over %d frequencies 0.5-1.0 c/um, %d cells/um)"
+                  % ("PASS" if ok else "FAIL", name, err, tol, len(f), res))
+    ratio = errs[1] / errs[2]
+    ok = ratio > MIN_RATIO
+    nfail += not ok
+    print("%s slab_convergence_averaged (err=%.3e -> %.3e at 80 -> 160 cells/um, ratio %.2f, "
+          "order %.2f, tol ratio > %.0f)" % ("PASS" if ok else "FAIL", errs[1], errs[2], ratio,
+                                            np.log2(ratio), MIN_RATIO))
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
