@@ -1,7 +1,22 @@
 /* kernels/backend.c -- the registry of built-in backends and the memory model they share. */
 #include "kernels/backend.h"
 
+#include <stdio.h>
 #include <string.h>
+
+size_t yee_host_memory_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+            break;
+    fclose(f);
+    return (size_t)kib * 1024u;
+}
 
 const yee_backend_ops *yee_backend_find(const char *name)
 {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "common/yee_err.h"
+#include "kernels/yee_ade.h"
 #include "kernels/yee_cell.h"
 
 #ifdef __cplusplus
@@ -42,6 +43,14 @@ typedef struct yee_setup {
     int nslabs;
     yee_slab slabs[6];
     int pec_low[3];              /* 1: zero tangential E on node plane 0 of this axis */
+    /* Dispersive media (kernels/yee_ade.h): the E nodes with polarization poles, their pole
+     * coefficients and the size of the polarization storage. ndisp = 0: none, nothing kept. */
+    int64_t ndisp;
+    const yee_disp_node *disp;   /* ndisp nodes */
+    int64_t npol;                /* polarization values: sum over the nodes of 2 npole */
+    int npcoef;
+    const yee_pole_coef *pcoef;  /* npcoef pole coefficient triples */
+    yee_real inv_dt;             /* 1 / dt, for the polarization current */
 } yee_setup;
 
 /* A sampled field value: component (YEE_EX..YEE_HZ) at cell (i,j,k) of the subdomain. */
@@ -75,12 +84,14 @@ typedef struct yee_backend_ops {
     int (*create)(const yee_setup *s, void **ctx, yee_err *err);
     /* Reads E^n, writes H^{n+1/2} over all interior cells, then the CPML psi_h slabs. */
     int (*step_h)(void *ctx, yee_err *err);
-    /* Reads H^{n+1/2}, writes E^{n+1} over all interior cells, CPML psi_e slabs, PEC walls. */
+    /* Reads H^{n+1/2}, writes E^{n+1} over all interior cells, CPML psi_e slabs, PEC walls;
+     * with dispersive nodes first P^{n+1} from E^n, last the polarization current (yee_ade.h). */
     int (*step_e)(void *ctx, yee_err *err);
     /* Adds point currents to E (after step_e of the same step). */
     int (*apply_sources)(void *ctx, int n, const yee_point_current *src, yee_err *err);
-    /* Copies the three components of `kind` on the interior layer `layer` (0..n-1) of `axis`
-     * into buf (3 * n_other1 * n_other2 values, component-major, lower axis fastest). */
+    /* Copies the two components of `kind` tangential to `axis` (axis+1, axis+2 mod 3: the only
+     * ones the stencil reads across a face) on the interior layer `layer` (0..n-1) into buf
+     * (2 * n_other1 * n_other2 values, component-major, lower axis fastest). */
     int (*pack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
                      yee_err *err);
     /* Writes buf (same layout) into the ghost layer `layer` (-1 or n) of `axis`. */
@@ -101,6 +112,10 @@ typedef struct yee_backend_ops {
      * cudaMemcpy device-to-device on a GPU), counting bytes read plus bytes written per second.
      * Needs no ctx; for `yee bench`'s roofline fraction. */
     int (*copy_bandwidth)(double *bytes_per_s, yee_err *err);
+    /* Host memory create() would allocate for a subdomain of these dims and slabs (all of
+     * yee_backend_bytes_needed for the CPU, only small staging buffers for a GPU), so the
+     * solver can refuse a run before it allocates anything. */
+    size_t (*host_bytes)(yee_dims d, int nslabs, const yee_slab *slabs);
 } yee_backend_ops;
 
 /* The CPU (OpenMP) backend; always built. */
@@ -112,6 +127,10 @@ extern const yee_backend_ops yee_backend_cuda;
 
 /* Backend by name ("cpu", "cuda"); NULL if not built in. */
 const yee_backend_ops *yee_backend_find(const char *name);
+
+/* Host memory available for new allocations now (MemAvailable of /proc/meminfo), in bytes;
+ * 0 when unknown. Backends compare their needs against it before allocating. */
+size_t yee_host_memory_available(void);
 
 /* Number of usable CUDA devices (0 when the CUDA backend is not built or finds none). */
 int yee_backend_cuda_devices(void);

@@ -84,9 +84,30 @@ YEE_HD void yee_update_h(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int
     f.h[2][c] -= ch * (ix * (ey[c + 1] - ey[c]) - iy * (ex[c + sy] - ex[c]));
 }
 
+/* The E update coefficients (ca, cb) of one cell, per component x, y, z. */
+typedef struct yee_ecoef {
+    yee_real ca[3];
+    yee_real cb[3];
+} yee_ecoef;
+
+/* The coefficients of cell index c, looked up through its three material indices. */
+YEE_HD yee_ecoef yee_media_ecoef(yee_media m, int64_t c)
+{
+    yee_ecoef q;
+    for (int a = 0; a < 3; a++) {
+        q.ca[a] = m.ca[m.mat[a][c]];
+        q.cb[a] = m.cb[m.mat[a][c]];
+    }
+    return q;
+}
+
 /* E^{n+1} = ca E^n + cb curl H^{n+1/2} (Ampere with conduction current), e.g.
- *   Ex(i+1/2,j,k) = ca Ex + cb [ (Hz(j) - Hz(j-1)) / (kappa dy) - (Hy(k) - Hy(k-1)) / (kappa dz) ]. */
-YEE_HD void yee_update_e(yee_fields f, yee_dims d, yee_lines L, yee_media m, int i, int j, int k)
+ *   Ex(i+1/2,j,k) = ca Ex + cb [ (Hz(j) - Hz(j-1)) / (kappa dy) - (Hy(k) - Hy(k-1)) / (kappa dz) ].
+ * This is the E physics; the caller supplies the coefficients: yee_update_e looks them up per
+ * cell, and a backend may pass one material's (ca, cb) for cells it knows to be of that material
+ * (the CPU backend does on rows of material 0): the same arithmetic, without the index bytes. */
+YEE_HD void yee_update_e_coef(yee_fields f, yee_dims d, yee_lines L, yee_ecoef q, int i, int j,
+                              int k)
 {
     const int64_t c = yee_idx(d, i, j, k);
     const int64_t sy = d.stride[1], sz = d.stride[2];
@@ -94,10 +115,15 @@ YEE_HD void yee_update_e(yee_fields f, yee_dims d, yee_lines L, yee_media m, int
     const yee_real *YEE_RESTRICT hy = f.h[1];
     const yee_real *YEE_RESTRICT hz = f.h[2];
     const yee_real ix = L.ie[0][i], iy = L.ie[1][j], iz = L.ie[2][k];
-    const int mx = m.mat[0][c], my = m.mat[1][c], mz = m.mat[2][c];
-    f.e[0][c] = m.ca[mx] * f.e[0][c] + m.cb[mx] * (iy * (hz[c] - hz[c - sy]) - iz * (hy[c] - hy[c - sz]));
-    f.e[1][c] = m.ca[my] * f.e[1][c] + m.cb[my] * (iz * (hx[c] - hx[c - sz]) - ix * (hz[c] - hz[c - 1]));
-    f.e[2][c] = m.ca[mz] * f.e[2][c] + m.cb[mz] * (ix * (hy[c] - hy[c - 1]) - iy * (hx[c] - hx[c - sy]));
+    f.e[0][c] = q.ca[0] * f.e[0][c] + q.cb[0] * (iy * (hz[c] - hz[c - sy]) - iz * (hy[c] - hy[c - sz]));
+    f.e[1][c] = q.ca[1] * f.e[1][c] + q.cb[1] * (iz * (hx[c] - hx[c - sz]) - ix * (hz[c] - hz[c - 1]));
+    f.e[2][c] = q.ca[2] * f.e[2][c] + q.cb[2] * (ix * (hy[c] - hy[c - 1]) - iy * (hx[c] - hx[c - sy]));
+}
+
+/* The E update with per-cell materials: yee_update_e_coef with the coefficients of cell (i,j,k). */
+YEE_HD void yee_update_e(yee_fields f, yee_dims d, yee_lines L, yee_media m, int i, int j, int k)
+{
+    yee_update_e_coef(f, d, L, yee_media_ecoef(m, yee_idx(d, i, j, k)), i, j, k);
 }
 
 /* Position of cell (i,j,k) along `axis`. */
@@ -111,10 +137,12 @@ YEE_HD int yee_axis_pos(int axis, int i, int j, int k)
  *   psi_q = b psi_q + a (H_r(p) - H_r(p-1)),  E_q -= cb psi_q
  *   psi_r = b psi_r + a (H_q(p) - H_q(p-1)),  E_r += cb psi_r
  * psi_q/psi_r are the slab's arrays and l this cell's index in them. Runs after yee_update_e
- * on the same step (both read H^{n+1/2} only, so their order does not matter). */
-YEE_HD void yee_cpml_e(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, int axis,
-                       yee_real *YEE_RESTRICT psi_q, yee_real *YEE_RESTRICT psi_r, int64_t l,
-                       int i, int j, int k)
+ * on the same step (both read H^{n+1/2} only, so their order does not matter).
+ * cb_q, cb_r: the cb of E_q and E_r at this cell (yee_cpml_e looks them up; a row of one
+ * material may pass its cb, as for yee_update_e_coef). */
+YEE_HD void yee_cpml_e_coef(yee_fields f, yee_dims d, yee_real cb_q, yee_real cb_r,
+                            yee_cpml_axis pa, int axis, yee_real *YEE_RESTRICT psi_q,
+                            yee_real *YEE_RESTRICT psi_r, int64_t l, int i, int j, int k)
 {
     const int q = (axis + 1) % 3, r = (axis + 2) % 3;
     const int64_t c = yee_idx(d, i, j, k);
@@ -125,8 +153,18 @@ YEE_HD void yee_cpml_e(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, 
     const yee_real pr = b * psi_r[l] + a * (f.h[q][c] - f.h[q][c - s]);
     psi_q[l] = pq;
     psi_r[l] = pr;
-    f.e[q][c] -= m.cb[m.mat[q][c]] * pq;
-    f.e[r][c] += m.cb[m.mat[r][c]] * pr;
+    f.e[q][c] -= cb_q * pq;
+    f.e[r][c] += cb_r * pr;
+}
+
+/* The CPML correction of E with per-cell materials (yee_cpml_e_coef with looked-up cb). */
+YEE_HD void yee_cpml_e(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, int axis,
+                       yee_real *YEE_RESTRICT psi_q, yee_real *YEE_RESTRICT psi_r, int64_t l,
+                       int i, int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    yee_cpml_e_coef(f, d, m.cb[m.mat[(axis + 1) % 3][c]], m.cb[m.mat[(axis + 2) % 3][c]], pa,
+                    axis, psi_q, psi_r, l, i, j, k);
 }
 
 /* CPML correction of H in a slab normal to `axis`. Faraday has H_q ~ +dE_r/dp and

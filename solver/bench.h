@@ -5,7 +5,7 @@
  * Each backend is warmed up, then timed over `repeat` runs of `steps` steps; the median is
  * reported as Mcells/s = nx*ny*nz*steps / seconds / 1e6, with the memory per cell and the
  * fraction of the backend's measured copy bandwidth that the update achieves
- * (docs/performance.md: a cell update moves 18 field values and 3 material bytes).
+ * (docs/performance.md: a cell update moves 18 field values, plus the CPML psi values).
  * Under mpirun every rank takes part (the grid is decomposed as for `yee run`); rank 0 prints.
  * Strong scaling: the same --size on 1, 2, 4 ... ranks; weak scaling (--weak): --size per rank.
  */
@@ -26,9 +26,12 @@ typedef struct yee_bench_options {
     int weak;            /* under MPI: n is per rank and the global grid grows with the ranks */
 } yee_bench_options;
 
-/* Bytes one cell update moves at best: read E, H (6 values) and write H (3) in step_h, read
- * H, E (6) and write E (3) plus 3 material bytes in step_e. */
-double yee_bench_bytes_per_cell_update(void);
+/* Bytes one cell update of the standard problem on an n[0] x n[1] x n[2] grid must move to
+ * and from memory, averaged over the grid: read E, H (6 values) and write H (3) in step_h,
+ * read H, E (6) and write E (3) in step_e (vacuum: no material bytes are needed), and in each
+ * of the six 10-cell CPML slabs read and write 2 psi_h and 2 psi_e values per slab cell
+ * (docs/performance.md). Dividing the measured copy bandwidth by it gives the roofline bound. */
+double yee_bench_bytes_per_cell_update(const int n[3]);
 
 /* Run the benchmark (collective over MPI_COMM_WORLD) and print the results to out on rank 0.
  * Errors: backend creation failures. */

@@ -137,10 +137,11 @@ static const char *bc_name(yee_boundary b)
     return b == YEE_BC_PEC ? "pec" : b == YEE_BC_CPML ? "cpml" : "periodic";
 }
 
-/* Print the summary `yee check` shows; returns the number of warnings. */
-static int print_check(const yee_config *cfg, FILE *out)
+/* Print the summary `yee check` shows; returns the number of warnings, and counts errors
+ * (the deck is valid but cannot run here) in *errors. */
+static int print_check(const yee_config *cfg, FILE *out, int *errors)
 {
-    int warnings = 0;
+    int warnings = 0, errors_out = 0;
     const double cells = (double)cfg->n[0] * cfg->n[1] * cfg->n[2];
     char mem[32];
     human_bytes((double)yee_sim_bytes_estimate(cfg), mem, sizeof mem);
@@ -161,7 +162,17 @@ static int print_check(const yee_config *cfg, FILE *out)
             cfg->dt * YEE_TIME_UNIT_FS, cfg->courant);
     fprintf(out, "steps       %ld (%.6g fs simulated)\n", cfg->steps,
             cfg->steps * cfg->dt * YEE_TIME_UNIT_FS);
-    fprintf(out, "memory      %s per rank (1 rank, %s fields)\n", mem, YEE_REAL_NAME);
+    const size_t avail = yee_host_memory_available();
+    char avail_s[32];
+    human_bytes((double)avail, avail_s, sizeof avail_s);
+    fprintf(out, "memory      %s on one rank (%s fields); %s available on this machine\n", mem,
+            YEE_REAL_NAME, avail_s);
+    if (avail > 0 && yee_sim_bytes_estimate(cfg) > avail) {
+        fprintf(out, "error: the run needs %s on one rank but this machine has %s available: "
+                     "split it over MPI ranks (docs/cluster.md) or use a coarser grid\n",
+                mem, avail_s);
+        errors_out++;
+    }
     fprintf(out, "sources     %d, monitors %d\n", cfg->nsources, cfg->nmonitors);
     double fmax = 0.0;
     for (int s = 0; s < cfg->nsources; s++) {
@@ -192,6 +203,7 @@ static int print_check(const yee_config *cfg, FILE *out)
                         "xyz"[a], side ? "high" : "low", cfg->pml_cells[a][side]);
                 warnings++;
             }
+    *errors = errors_out;
     return warnings;
 }
 
@@ -207,8 +219,12 @@ static int cmd_check(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     rc = load_deck(&c, &cfg);
     if (rc == 0 && rank0()) {
-        print_check(&cfg, stdout);
-        printf("ok: %s is valid\n", c.deck);
+        int errors = 0;
+        print_check(&cfg, stdout, &errors);
+        if (errors)
+            rc = 1;
+        else
+            printf("ok: %s is valid\n", c.deck);
     }
     yee_config_free(&cfg);
     free(c.sets);

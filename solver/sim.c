@@ -18,6 +18,7 @@
 
 #include "io/h5out.h"
 #include "io/vtk.h"
+#include "solver/geometry_out.h"
 #include "solver/grid.h"
 #include "solver/source.h"
 
@@ -454,24 +455,53 @@ static int open_output(yee_sim *s, yee_err *err)
                                            cfg->dx, sn->nframes, &sc->h5_id, err));
         }
     }
+    if (cfg->geometry_out) /* the rasterized permittivity (issue 4) */
+        YEE_TRY(yee_geometry_write(s->h5, cfg, &s->grid, s->nranks, err));
     return YEE_OK;
 }
 
 size_t yee_sim_bytes_estimate(const yee_config *cfg)
 {
-    yee_grid g;
-    const int zero[3] = {0, 0, 0};
-    yee_err err;
-    size_t bytes = 0;
-    /* The slabs come from the grid builder; only their shapes matter here. */
-    if (yee_grid_build(cfg, cfg->n, zero, &g, &err) == YEE_OK) {
-        bytes = yee_backend_bytes_needed(g.setup.dims, g.setup.nslabs, g.setup.slabs);
-        yee_grid_free(&g);
-    }
+    /* the backend's arrays for the whole grid on one rank, with one slab per CPML face */
+    yee_dims d;
+    yee_slab slabs[6];
+    int nslabs = 0;
+    for (int a = 0; a < 3; a++)
+        d.n[a] = cfg->n[a];
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++) {
+            if (cfg->pml_cells[a][side] <= 0)
+                continue;
+            yee_slab *sl = &slabs[nslabs++];
+            for (int b = 0; b < 3; b++) {
+                sl->lo[b] = 0;
+                sl->hi[b] = cfg->n[b];
+            }
+            sl->hi[a] = cfg->pml_cells[a][side];
+        }
+    size_t bytes = yee_backend_bytes_needed(d, nslabs, slabs);
     for (int m = 0; m < cfg->nmonitors; m++)
         if (cfg->monitors[m].kind == YEE_MON_PROBE)
             bytes += (size_t)cfg->steps * YEE_NCOMP * sizeof(yee_real);
     return bytes;
+}
+
+/* Refuse a block that cannot fit in this machine's memory before allocating any of it: the grid
+ * setup (material indices, 3 bytes per cell) plus what the backend keeps on the host. */
+static int check_host_memory(yee_sim *s, const int n_local[3], yee_err *err)
+{
+    yee_dims d;
+    for (int a = 0; a < 3; a++)
+        d.n[a] = n_local[a];
+    const double cells = (double)(n_local[0] + 2) * (n_local[1] + 2) * (n_local[2] + 2);
+    const size_t need = (size_t)(3.0 * cells) + s->be->host_bytes(d, 0, NULL);
+    const size_t avail = yee_host_memory_available();
+    if (avail > 0 && need > avail)
+        return yee_fail(err, YEE_ERR_NOMEM,
+                        "the grid needs at least %.2f GiB of host memory on this rank but only "
+                        "%.2f GiB are available (MemAvailable); use more ranks or a coarser grid",
+                        need / 1073741824.0, avail / 1073741824.0);
+    return YEE_OK;
 }
 
 int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **out,
@@ -494,9 +524,16 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     /* the error paths so far are the same on every rank; from here on a rank can fail alone */
     if (rc < 0)
         goto fail;
-    rc = yee_grid_build(cfg, n_local, offset, &s->grid, err);
+    rc = check_host_memory(s, n_local, err);
+    if (rc == YEE_OK)
+        rc = yee_grid_build(cfg, n_local, offset, &s->grid, err);
     if (rc == YEE_OK)
         rc = s->be->create(&s->grid.setup, &s->ctx, err);
+    /* YEE_FAULT_RANK=r makes rank r fail here as if out of memory: tests use it to check that
+     * every rank stops with that rank's message instead of hanging (docs/cluster.md) */
+    const char *fault = getenv("YEE_FAULT_RANK");
+    if (rc == YEE_OK && fault && atoi(fault) == s->rank)
+        rc = yee_fail(err, YEE_ERR_NOMEM, "cannot allocate the fields (simulated by YEE_FAULT_RANK)");
     if (rc == YEE_OK)
         rc = setup_sources(s, err);
     if (rc == YEE_OK)
@@ -504,7 +541,7 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     if (rc == YEE_OK)
         rc = setup_snapshots(s, err);
     for (int a = 0; a < 3 && rc == YEE_OK; a++) {
-        const size_t face = 3 * (size_t)n_local[(a + 1) % 3] * (size_t)n_local[(a + 2) % 3];
+        const size_t face = 2 * (size_t)n_local[(a + 1) % 3] * (size_t)n_local[(a + 2) % 3];
         s->halo_send[a] = (yee_real *)malloc(face * sizeof(yee_real));
         s->halo_recv[a] = (yee_real *)malloc(face * sizeof(yee_real));
         if (!s->halo_send[a] || !s->halo_recv[a])
@@ -535,7 +572,7 @@ static int exchange(yee_sim *s, yee_field_kind kind, yee_err *err)
         const int n = s->grid.n[a];
         const int to = kind == YEE_FIELD_E ? s->nbr[a][0] : s->nbr[a][1];
         const int from = kind == YEE_FIELD_E ? s->nbr[a][1] : s->nbr[a][0];
-        const int count = 3 * s->grid.n[(a + 1) % 3] * s->grid.n[(a + 2) % 3];
+        const int count = 2 * s->grid.n[(a + 1) % 3] * s->grid.n[(a + 2) % 3];
         const MPI_Datatype type = sizeof(yee_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
         if (from != MPI_PROC_NULL) {
             MPI_Irecv(s->halo_recv[a], count, type, from, 2 * a + (int)kind, s->cart, &req[nreq++]);
@@ -677,6 +714,42 @@ static void show_progress(yee_sim *s, int final)
     fflush(stderr);
 }
 
+/* One full step n -> n+1 with its monitors. Not collective-safe on failure: a rank that fails
+ * here leaves its neighbours waiting in the next exchange, so yee_sim_advance aborts the job. */
+static int one_step(yee_sim *s, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    const long n = s->step; /* fields E^n, H^{n-1/2} */
+    YEE_TRY(s->be->step_h(s->ctx, err));
+    YEE_TRY(exchange(s, YEE_FIELD_H, err));
+    YEE_TRY(s->be->step_e(s->ctx, err));
+    s->ncur = 0;
+    const double tj = (n + 0.5) * cfg->dt;
+    for (int q = 0; q < s->nsrc; q++) {
+        const point_source *p = &s->src[q];
+        if (!p->owned)
+            continue;
+        const double v = yee_profile_value(&p->cfg->profile, tj);
+        if (v == 0.0)
+            continue;
+        yee_point_current *c = &s->currents[s->ncur++];
+        c->comp = p->cfg->component;
+        c->i = p->i;
+        c->j = p->j;
+        c->k = p->k;
+        c->j_value = (yee_real)(v * p->inv_volume);
+    }
+    if (s->ncur)
+        YEE_TRY(s->be->apply_sources(s->ctx, s->ncur, s->currents, err));
+    YEE_TRY(exchange(s, YEE_FIELD_E, err));
+    s->step = n + 1;
+    if (n < cfg->steps)
+        YEE_TRY(sample_probes(s, n, err));
+    if (s->h5)
+        YEE_TRY(write_snapshots(s, err));
+    return YEE_OK;
+}
+
 int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
 {
     const yee_config *cfg = s->cfg;
@@ -687,34 +760,15 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
         s->t_start = MPI_Wtime();
     const double t0 = MPI_Wtime();
     while (s->step < end) {
-        const long n = s->step; /* fields E^n, H^{n-1/2} */
-        YEE_TRY(s->be->step_h(s->ctx, err));
-        YEE_TRY(exchange(s, YEE_FIELD_H, err));
-        YEE_TRY(s->be->step_e(s->ctx, err));
-        s->ncur = 0;
-        const double tj = (n + 0.5) * cfg->dt;
-        for (int q = 0; q < s->nsrc; q++) {
-            const point_source *p = &s->src[q];
-            if (!p->owned)
-                continue;
-            const double v = yee_profile_value(&p->cfg->profile, tj);
-            if (v == 0.0)
-                continue;
-            yee_point_current *c = &s->currents[s->ncur++];
-            c->comp = p->cfg->component;
-            c->i = p->i;
-            c->j = p->j;
-            c->k = p->k;
-            c->j_value = (yee_real)(v * p->inv_volume);
+        const int rc = one_step(s, err);
+        if (rc < 0 && s->nranks > 1) {
+            /* a fault in the middle of a step: the other ranks are inside an exchange this rank
+             * will never join, so end the job rather than let it hang (as Meep does) */
+            fprintf(stderr, "yee: rank %d: error at step %ld: %s\n", s->rank, s->step, err->msg);
+            fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        if (s->ncur)
-            YEE_TRY(s->be->apply_sources(s->ctx, s->ncur, s->currents, err));
-        YEE_TRY(exchange(s, YEE_FIELD_E, err));
-        s->step = n + 1;
-        if (n < cfg->steps)
-            YEE_TRY(sample_probes(s, n, err));
-        if (s->h5)
-            YEE_TRY(write_snapshots(s, err));
+        YEE_TRY(rc);
         if (s->step % cfg->check_interval == 0 || s->step == cfg->steps)
             YEE_TRY(sync_status(s, check_health(s, err), err));
         if (s->opt.progress)

@@ -23,6 +23,9 @@ typedef struct cpu_ctx {
     uint8_t *mat[3];
     yee_real ca[YEE_MAX_MATERIALS], cb[YEE_MAX_MATERIALS];
     yee_media media;
+    uint8_t *row_mat0;  /* per row (j + k n1): 1 if Ex, Ey, Ez are all material 0 along it */
+    yee_ecoef coef0;    /* material 0's (ca, cb) for the three components (see row_e) */
+    int h_pending;      /* step_h was called and its sweep deferred (see cpu_step_h) */
     yee_real *line_mem; /* one block for ie, ih and the CPML profiles */
     yee_lines lines;
     yee_cpml_axis pml[3];
@@ -30,6 +33,11 @@ typedef struct cpu_ctx {
     cpu_slab slabs[6];
     int pec_low[3];
     size_t bytes;
+    int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
+    yee_disp_node *disp;
+    yee_real *pol;       /* their polarizations */
+    yee_pole_coef *pcoef;
+    yee_real inv_dt;
 } cpu_ctx;
 
 static void *alloc_zeroed(size_t bytes, size_t *total)
@@ -37,8 +45,18 @@ static void *alloc_zeroed(size_t bytes, size_t *total)
     /* 64-byte alignment so vector loads of a row start on a cache line. */
     size_t rounded = (bytes + 63) / 64 * 64;
     void *p = aligned_alloc(64, rounded ? rounded : 64);
-    if (p)
-        memset(p, 0, rounded);
+    /* First touch in parallel, thread t zeroing the t-th contiguous block: the same blocks of
+     * planes (k slowest) the sweeps give thread t, so on a multi-socket machine each thread's
+     * pages land on its own memory node. */
+    if (p) {
+#pragma omp parallel
+        {
+            const size_t lines = rounded / 64, nt = (size_t)omp_get_num_threads();
+            const size_t t = (size_t)omp_get_thread_num();
+            memset((char *)p + lines * t / nt * 64, 0,
+                   (lines * (t + 1) / nt - lines * t / nt) * 64);
+        }
+    }
     *total += rounded;
     return p;
 }
@@ -65,6 +83,14 @@ static void cpu_destroy(void *vctx)
         }
     free(c->line_mem);
     c->line_mem = NULL;
+    free(c->row_mat0);
+    c->row_mat0 = NULL;
+    free(c->disp);
+    c->disp = NULL;
+    free(c->pol);
+    c->pol = NULL;
+    free(c->pcoef);
+    c->pcoef = NULL;
     free(c);
 }
 
@@ -74,6 +100,14 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     if (s->nmat < 1 || s->nmat > YEE_MAX_MATERIALS)
         return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "%d materials (at most %d)", s->nmat,
                         YEE_MAX_MATERIALS);
+    /* refuse before allocating rather than be killed by the OOM killer half-way */
+    const size_t need = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
+    const size_t avail = yee_host_memory_available();
+    if (avail > 0 && need > avail)
+        return yee_fail(err, YEE_ERR_NOMEM,
+                        "the grid needs %.2f GiB of host memory on this rank but only %.2f GiB "
+                        "are available (MemAvailable); use more ranks or a coarser grid",
+                        need / 1073741824.0, avail / 1073741824.0);
     cpu_ctx *c = (cpu_ctx *)calloc(1, sizeof *c);
     if (!c)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the CPU backend");
@@ -100,6 +134,26 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     c->media.ca = c->ca;
     c->media.cb = c->cb;
     c->media.ch = s->ch;
+    /* Rows made of material 0 only (all of them in vacuum or a deck without geometry; most of
+     * them around small objects): their E update takes material 0's coefficients as loop
+     * constants and skips the index bytes (row_e). */
+    const int64_t nrows = (int64_t)s->dims.n[1] * s->dims.n[2];
+    c->row_mat0 = (uint8_t *)alloc_zeroed((size_t)nrows, &c->bytes);
+    if (!c->row_mat0)
+        goto nomem;
+    for (int k = 0; k < s->dims.n[2]; k++)
+        for (int j = 0; j < s->dims.n[1]; j++) {
+            const int64_t row = yee_idx(s->dims, 0, j, k);
+            int any = 0;
+            for (int a = 0; a < 3; a++)
+                for (int i = 0; i < s->dims.n[0] && s->mat[a]; i++)
+                    any |= s->mat[a][row + i];
+            c->row_mat0[j + (int64_t)k * s->dims.n[1]] = !any;
+        }
+    for (int a = 0; a < 3; a++) {
+        c->coef0.ca[a] = c->ca[0];
+        c->coef0.cb[a] = c->cb[0];
+    }
 
     /* Lines: per axis ie, be, ae (n+1 entries) then ih, bh, ah (n entries). */
     size_t nline = 0;
@@ -145,6 +199,17 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     }
     for (int a = 0; a < 3; a++)
         c->pec_low[a] = s->pec_low[a];
+    if (s->ndisp > 0) {
+        c->ndisp = s->ndisp;
+        c->inv_dt = s->inv_dt;
+        c->disp = (yee_disp_node *)alloc_zeroed((size_t)s->ndisp * sizeof *c->disp, &c->bytes);
+        c->pol = (yee_real *)alloc_zeroed((size_t)s->npol * sizeof(yee_real), &c->bytes);
+        c->pcoef = (yee_pole_coef *)alloc_zeroed((size_t)s->npcoef * sizeof *c->pcoef, &c->bytes);
+        if (!c->disp || !c->pol || !c->pcoef)
+            goto nomem;
+        memcpy(c->disp, s->disp, (size_t)s->ndisp * sizeof *c->disp);
+        memcpy(c->pcoef, s->pcoef, (size_t)s->npcoef * sizeof *c->pcoef);
+    }
     *out = c;
     return YEE_OK;
 nomem: {
@@ -155,32 +220,207 @@ nomem: {
 }
 }
 
-static int cpu_step_h(void *vctx, yee_err *err)
+/* One row is the cells i = 0..n0-1 at fixed (j, k). A step visits each row once: the bulk update
+ * of the whole row, then the CPML corrections of every slab the row crosses, while the row is
+ * still in L1 (fusing the slab passes into the bulk pass; a separate pass would stream the slab
+ * fields from memory a second time). Per cell the order is the one of separate sweeps (bulk,
+ * then slabs s = 0, 1, ...), so the results do not depend on the fusion. The i loops are
+ * `omp simd`: cells of a row are independent (H reads only E, E reads only H), and without the
+ * pragma the compiler must assume the field arrays alias and leaves the loop scalar.
+ * The slab axis is a constant inside each i loop (switch outside), so the CPML profile index
+ * is i, j or k at compile time. */
+
+/* psi index of row (j, k) of slab sl, at i = lo[0]; -1 if the row does not cross the slab. */
+static int64_t slab_row(const cpu_slab *sl, int j, int k)
 {
-    cpu_ctx *c = (cpu_ctx *)vctx;
+    const yee_slab *b = &sl->box;
+    if (j < b->lo[1] || j >= b->hi[1] || k < b->lo[2] || k >= b->hi[2])
+        return -1;
+    return ((int64_t)(k - b->lo[2]) * sl->w[1] + (j - b->lo[1])) * sl->w[0];
+}
+
+static void row_h(const cpu_ctx *c, int j, int k)
+{
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     const yee_lines L = c->lines;
     const yee_real ch = c->media.ch;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int k = 0; k < d.n[2]; k++)
-        for (int j = 0; j < d.n[1]; j++)
-            for (int i = 0; i < d.n[0]; i++)
-                yee_update_h(f, d, L, ch, i, j, k);
+    const int nx = d.n[0];
+#pragma omp simd
+    for (int i = 0; i < nx; i++)
+        yee_update_h(f, d, L, ch, i, j, k);
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
-        const yee_slab b = sl->box;
-        const yee_cpml_axis pa = c->pml[b.axis];
-        yee_real *pq = sl->psi_h[0], *pr = sl->psi_h[1];
-#pragma omp parallel for collapse(2) schedule(static)
-        for (int k = b.lo[2]; k < b.hi[2]; k++)
-            for (int j = b.lo[1]; j < b.hi[1]; j++) {
-                const int64_t row = ((int64_t)(k - b.lo[2]) * sl->w[1] + (j - b.lo[1])) * sl->w[0];
-                for (int i = b.lo[0]; i < b.hi[0]; i++)
-                    yee_cpml_h(f, d, ch, pa, b.axis, pq, pr, row + (i - b.lo[0]), i, j, k);
-            }
+        const int64_t row = slab_row(sl, j, k);
+        if (row < 0)
+            continue;
+        const yee_cpml_axis pa = c->pml[sl->box.axis];
+        yee_real *YEE_RESTRICT pq = sl->psi_h[0];
+        yee_real *YEE_RESTRICT pr = sl->psi_h[1];
+        const int lo = sl->box.lo[0], hi = sl->box.hi[0];
+        switch (sl->box.axis) {
+        case 0:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_h(f, d, ch, pa, 0, pq, pr, row + (i - lo), i, j, k);
+            break;
+        case 1:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_h(f, d, ch, pa, 1, pq, pr, row + (i - lo), i, j, k);
+            break;
+        default:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_h(f, d, ch, pa, 2, pq, pr, row + (i - lo), i, j, k);
+            break;
+        }
     }
+}
+
+/* As row_h for E. A row of material 0 only (c->row_mat0) takes material 0's coefficients as
+ * loop constants (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values
+ * as the per-cell lookup, 3 bytes per cell less to read and no gathers (with the lookup on
+ * every row a vacuum step ran at 0.56x the speed, docs/performance.md). */
+static void row_e(const cpu_ctx *c, int j, int k)
+{
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    const yee_lines L = c->lines;
+    const yee_media m = c->media;
+    const int nx = d.n[0];
+    const int mat0 = c->row_mat0[j + (int64_t)k * d.n[1]];
+    if (mat0) {
+        const yee_ecoef q0 = c->coef0;
+#pragma omp simd
+        for (int i = 0; i < nx; i++)
+            yee_update_e_coef(f, d, L, q0, i, j, k);
+    } else {
+#pragma omp simd
+        for (int i = 0; i < nx; i++)
+            yee_update_e(f, d, L, m, i, j, k);
+    }
+    const yee_real cb0 = c->coef0.cb[0];
+    for (int s = 0; s < c->nslabs; s++) {
+        const cpu_slab *sl = &c->slabs[s];
+        const int64_t row = slab_row(sl, j, k);
+        if (row < 0)
+            continue;
+        const yee_cpml_axis pa = c->pml[sl->box.axis];
+        yee_real *YEE_RESTRICT pq = sl->psi_e[0];
+        yee_real *YEE_RESTRICT pr = sl->psi_e[1];
+        const int lo = sl->box.lo[0], hi = sl->box.hi[0];
+        switch (sl->box.axis + 3 * mat0) {
+        case 0:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e(f, d, m, pa, 0, pq, pr, row + (i - lo), i, j, k);
+            break;
+        case 1:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e(f, d, m, pa, 1, pq, pr, row + (i - lo), i, j, k);
+            break;
+        case 2:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e(f, d, m, pa, 2, pq, pr, row + (i - lo), i, j, k);
+            break;
+        case 3:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 0, pq, pr, row + (i - lo), i, j, k);
+            break;
+        case 4:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 1, pq, pr, row + (i - lo), i, j, k);
+            break;
+        default:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 2, pq, pr, row + (i - lo), i, j, k);
+            break;
+        }
+    }
+}
+
+/* The H sweep. Rows are shared out in contiguous blocks (k slowest), so each thread streams its
+ * own planes and finds plane k+1 (read by the H stencil) in cache when it moves on to it. */
+static void sweep_h(const cpu_ctx *c)
+{
+    const int ny = c->d.n[1], nz = c->d.n[2];
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            row_h(c, j, k);
+}
+
+/* H and E in one sweep (when step_e finds step_h deferred): plane by plane, H(k) then E(k), so
+ * E(k) finds H(k), H(k-1) and E(k) in cache, and a step moves each field once: 12 values per
+ * cell instead of 18 (docs/performance.md). The per-cell arithmetic and its inputs are those of
+ * two sweeps: H(k) reads E(k), E(k+1) before E(k+1) is updated (next plane), E(k) reads H(k),
+ * H(k-1) after both are. Each thread owns planes [k0, k1); its last H plane reads E(k1), the
+ * next thread's first plane, so every thread updates its last H plane before a barrier. */
+static void sweep_he(const cpu_ctx *c)
+{
+    const int ny = c->d.n[1], nz = c->d.n[2];
+#pragma omp parallel
+    {
+        const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+        const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
+        if (k1 > k0)
+            for (int j = 0; j < ny; j++)
+                row_h(c, j, k1 - 1);
+#pragma omp barrier
+        for (int k = k0; k < k1; k++) {
+            if (k < k1 - 1)
+                for (int j = 0; j < ny; j++)
+                    row_h(c, j, k);
+            for (int j = 0; j < ny; j++)
+                row_e(c, j, k);
+        }
+    }
+}
+
+/* Runs a deferred H sweep now. Every op that reads or writes fields, except step_e, starts
+ * here, so no op can tell that the sweep was deferred. */
+static void flush_h(cpu_ctx *c)
+{
+    if (c->h_pending) {
+        c->h_pending = 0;
+        sweep_h(c);
+    }
+}
+
+/* step_h defers its sweep: if the next op is step_e (no H halo to exchange in between: one rank
+ * and no periodic axis, the common case), step_e runs H and E in one sweep (sweep_he); any
+ * other op first runs the H sweep alone (flush_h). Same results either way, bit for bit. */
+static int cpu_step_h(void *vctx, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c);
+    c->h_pending = 1;
     return YEE_OK;
+}
+
+/* Dispersive nodes, before the E update: P^{n+1} from E^n (kernels/yee_ade.h). */
+static void ade_polarize(cpu_ctx *c)
+{
+    const yee_fields f = c->f;
+#pragma omp parallel for schedule(static)
+    for (int64_t q = 0; q < c->ndisp; q++)
+        yee_ade_polarize(f, c->disp[q], c->pcoef, c->pol);
+}
+
+/* Dispersive nodes, after the E update: the polarization current. */
+static void ade_current(cpu_ctx *c)
+{
+    const yee_fields f = c->f;
+    const yee_media m = c->media;
+#pragma omp parallel for schedule(static)
+    for (int64_t q = 0; q < c->ndisp; q++)
+        yee_ade_current(f, m, c->disp[q], c->inv_dt, c->pol);
 }
 
 static int cpu_step_e(void *vctx, yee_err *err)
@@ -188,26 +428,21 @@ static int cpu_step_e(void *vctx, yee_err *err)
     cpu_ctx *c = (cpu_ctx *)vctx;
     const yee_dims d = c->d;
     const yee_fields f = c->f;
-    const yee_lines L = c->lines;
-    const yee_media m = c->media;
+    const int ny = d.n[1], nz = d.n[2];
+    const int fused = c->h_pending;
+    c->h_pending = 0;
+    if (c->ndisp)
+        ade_polarize(c); /* reads E^n, writes P only: before or after the H sweep alike */
+    if (fused)
+        sweep_he(c);
+    else {
 #pragma omp parallel for collapse(2) schedule(static)
-    for (int k = 0; k < d.n[2]; k++)
-        for (int j = 0; j < d.n[1]; j++)
-            for (int i = 0; i < d.n[0]; i++)
-                yee_update_e(f, d, L, m, i, j, k);
-    for (int s = 0; s < c->nslabs; s++) {
-        const cpu_slab *sl = &c->slabs[s];
-        const yee_slab b = sl->box;
-        const yee_cpml_axis pa = c->pml[b.axis];
-        yee_real *pq = sl->psi_e[0], *pr = sl->psi_e[1];
-#pragma omp parallel for collapse(2) schedule(static)
-        for (int k = b.lo[2]; k < b.hi[2]; k++)
-            for (int j = b.lo[1]; j < b.hi[1]; j++) {
-                const int64_t row = ((int64_t)(k - b.lo[2]) * sl->w[1] + (j - b.lo[1])) * sl->w[0];
-                for (int i = b.lo[0]; i < b.hi[0]; i++)
-                    yee_cpml_e(f, d, m, pa, b.axis, pq, pr, row + (i - b.lo[0]), i, j, k);
-            }
+        for (int k = 0; k < nz; k++)
+            for (int j = 0; j < ny; j++)
+                row_e(c, j, k);
     }
+    if (c->ndisp)
+        ade_current(c);
     for (int a = 0; a < 3; a++) {
         if (!c->pec_low[a])
             continue;
@@ -229,6 +464,7 @@ static int cpu_step_e(void *vctx, yee_err *err)
 static int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c);
     for (int s = 0; s < n; s++)
         yee_add_current(c->f, c->media, src[s].comp, yee_idx(c->d, src[s].i, src[s].j, src[s].k),
                         src[s].j_value);
@@ -248,12 +484,14 @@ static int cpu_halo(cpu_ctx *c, yee_field_kind kind, int axis, int layer, yee_re
                     int pack)
 {
     int fa, sa;
+    flush_h(c);
     layer_axes(axis, &fa, &sa);
     const int nf = c->d.n[fa], ns = c->d.n[sa];
     yee_real *const *arr = kind == YEE_FIELD_E ? c->f.e : c->f.h;
-    for (int comp = 0; comp < 3; comp++) {
-        yee_real *a = arr[comp];
-        yee_real *b = buf + (int64_t)comp * nf * ns;
+    /* only the two components tangential to the face are read across it (yee_cell.h) */
+    for (int q = 0; q < 2; q++) {
+        yee_real *a = arr[(axis + 1 + q) % 3];
+        yee_real *b = buf + (int64_t)q * nf * ns;
 #pragma omp parallel for schedule(static)
         for (int t = 0; t < ns; t++)
             for (int s = 0; s < nf; s++) {
@@ -291,6 +529,7 @@ static const yee_real *component_array(const cpu_ctx *c, int comp)
 static int cpu_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c);
     for (int s = 0; s < n; s++)
         out[s] = component_array(c, pts[s].comp)[yee_idx(c->d, pts[s].i, pts[s].j, pts[s].k)];
     return YEE_OK;
@@ -300,6 +539,7 @@ static int cpu_download(void *vctx, int comp, const int lo[3], const int count[3
                         yee_real *out, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c);
     const yee_real *a = component_array(c, comp);
     for (int k = 0; k < count[2]; k++)
         for (int j = 0; j < count[1]; j++)
@@ -312,6 +552,7 @@ static int cpu_download(void *vctx, int comp, const int lo[3], const int count[3
 static int cpu_norms(void *vctx, yee_norms *out, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c);
     const yee_dims d = c->d;
     double e2 = 0.0, h2 = 0.0;
 #pragma omp parallel for collapse(2) reduction(+ : e2, h2) schedule(static)
@@ -390,5 +631,5 @@ static int cpu_copy_bandwidth(double *bytes_per_s, yee_err *err)
 const yee_backend_ops yee_backend_cpu = {
     "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_apply_sources, cpu_pack_halo,
     cpu_unpack_halo, cpu_gather, cpu_download, cpu_norms, cpu_bytes, cpu_destroy,
-    cpu_copy_bandwidth,
+    cpu_copy_bandwidth, yee_backend_bytes_needed,
 };

@@ -52,6 +52,11 @@ struct cuda_ctx {
     unsigned long long *d_bad; /* first non-finite: linear index * 8 + component, or ~0 */
     size_t bytes;
     int debug_sync;
+    int64_t ndisp;           /* dispersive E nodes (kernels/yee_ade.h) */
+    yee_disp_node *d_disp;
+    yee_real *d_pol;
+    yee_pole_coef *d_pcoef;
+    yee_real inv_dt;
 };
 
 /* ---- kernels: index maps only ---- */
@@ -98,6 +103,27 @@ __global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_ax
     yee_cpml_e(f, d, m, pa, b.axis, psi_q, psi_r, l, b.lo[0] + li, b.lo[1] + lj, b.lo[2] + lk);
 }
 
+/* One thread per dispersive node: P^{n+1} from E^n (before e_kernel). */
+__global__ void ade_polarize_kernel(yee_fields f, int64_t n, const yee_disp_node *nodes,
+                                    const yee_pole_coef *coef, yee_real *pol)
+{
+    const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= n) /* guard */
+        return;
+    yee_ade_polarize(f, nodes[q], coef, pol);
+}
+
+/* One thread per dispersive node: the polarization current (after e_kernel and the CPML). */
+__global__ void ade_current_kernel(yee_fields f, yee_media m, int64_t n,
+                                   const yee_disp_node *nodes, yee_real inv_dt,
+                                   const yee_real *pol)
+{
+    const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= n)
+        return;
+    yee_ade_current(f, m, nodes[q], inv_dt, pol);
+}
+
 /* The node plane 0 of `axis`; u, v are the other two axes. */
 __global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis)
 {
@@ -132,7 +158,7 @@ __global__ void halo_kernel(yee_fields f, yee_dims d, int kind, int axis, int la
                             int sa, yee_real *buf, int pack)
 {
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
-    const int t = blockIdx.y, comp = blockIdx.z;
+    const int t = blockIdx.y, q = blockIdx.z, comp = (axis + 1 + q) % 3; /* tangential pair */
     const int nf = d.n[fa], ns = d.n[sa];
     if (s >= nf)
         return;
@@ -142,7 +168,7 @@ __global__ void halo_kernel(yee_fields f, yee_dims d, int kind, int axis, int la
     ijk[sa] = t;
     yee_real *a = kind == YEE_FIELD_E ? f.e[comp] : f.h[comp];
     const int64_t idx = yee_idx(d, ijk[0], ijk[1], ijk[2]);
-    const int64_t o = (int64_t)comp * nf * ns + (int64_t)t * nf + s;
+    const int64_t o = (int64_t)q * nf * ns + (int64_t)t * nf + s;
     if (pack)
         buf[o] = a[idx];
     else
@@ -256,6 +282,9 @@ static void cuda_destroy(void *vctx)
     cudaFree(c->d_stage);
     cudaFree(c->d_norm);
     cudaFree(c->d_bad);
+    cudaFree(c->d_disp);
+    cudaFree(c->d_pol);
+    cudaFree(c->d_pcoef);
     free(c);
 }
 
@@ -352,6 +381,18 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
     }
     for (int a = 0; a < 3; a++)
         c->pec_low[a] = s->pec_low[a];
+    if (s->ndisp > 0) {
+        c->ndisp = s->ndisp;
+        c->inv_dt = s->inv_dt;
+        YEE_TRY(dev_alloc(c, (void **)&c->d_disp, (size_t)s->ndisp * sizeof(yee_disp_node), err));
+        YEE_TRY(dev_alloc(c, (void **)&c->d_pol, (size_t)s->npol * sizeof(yee_real), err));
+        YEE_TRY(dev_alloc(c, (void **)&c->d_pcoef, (size_t)s->npcoef * sizeof(yee_pole_coef),
+                          err));
+        CUDA_TRY(err, cudaMemcpy(c->d_disp, s->disp, (size_t)s->ndisp * sizeof(yee_disp_node),
+                                 cudaMemcpyHostToDevice));
+        CUDA_TRY(err, cudaMemcpy(c->d_pcoef, s->pcoef, (size_t)s->npcoef * sizeof(yee_pole_coef),
+                                 cudaMemcpyHostToDevice));
+    }
     YEE_TRY(dev_alloc(c, (void **)&c->d_norm, 2 * sizeof(double), err));
     YEE_TRY(dev_alloc(c, (void **)&c->d_bad, sizeof(unsigned long long), err));
     const char *dbg = getenv("YEE_DEBUG_SYNC");
@@ -396,6 +437,12 @@ static int cuda_step_h(void *vctx, yee_err *err)
 static int cuda_step_e(void *vctx, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
+    const unsigned ade_blocks = (unsigned)((c->ndisp + block_x - 1) / block_x);
+    if (c->ndisp) {
+        ade_polarize_kernel<<<ade_blocks, block_x>>>(c->f, c->ndisp, c->d_disp, c->d_pcoef,
+                                                     c->d_pol);
+        YEE_TRY(launched(c, err, "ade_polarize_kernel"));
+    }
     e_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->lines,
                                                                         c->media);
     YEE_TRY(launched(c, err, "e_kernel"));
@@ -404,6 +451,11 @@ static int cuda_step_e(void *vctx, yee_err *err)
         cpml_e_kernel<<<cells_grid(sl->w[0], sl->w[1], sl->w[2]), block_x>>>(
             c->f, c->d, c->media, c->pml[sl->box.axis], sl->box, sl->d_psi_e[0], sl->d_psi_e[1]);
         YEE_TRY(launched(c, err, "cpml_e_kernel"));
+    }
+    if (c->ndisp) {
+        ade_current_kernel<<<ade_blocks, block_x>>>(c->f, c->media, c->ndisp, c->d_disp,
+                                                    c->inv_dt, c->d_pol);
+        YEE_TRY(launched(c, err, "ade_current_kernel"));
     }
     for (int a = 0; a < 3; a++) {
         if (!c->pec_low[a])
@@ -444,11 +496,11 @@ static int cuda_halo(cuda_ctx *c, yee_field_kind kind, int axis, int layer, yee_
 {
     const int u = (axis + 1) % 3, v = (axis + 2) % 3;
     const int fa = u < v ? u : v, sa = u < v ? v : u;
-    const size_t count = 3 * (size_t)c->d.n[fa] * (size_t)c->d.n[sa];
+    const size_t count = 2 * (size_t)c->d.n[fa] * (size_t)c->d.n[sa];
     YEE_TRY(ensure(c, (void **)&c->d_stage, &c->stage_cap, count * sizeof(yee_real), err));
     if (!pack)
         CUDA_TRY(err, cudaMemcpy(c->d_stage, buf, count * sizeof(yee_real), cudaMemcpyHostToDevice));
-    halo_kernel<<<dim3((unsigned)((c->d.n[fa] + block_x - 1) / block_x), (unsigned)c->d.n[sa], 3),
+    halo_kernel<<<dim3((unsigned)((c->d.n[fa] + block_x - 1) / block_x), (unsigned)c->d.n[sa], 2),
                   block_x>>>(c->f, c->d, (int)kind, axis, layer, fa, sa, c->d_stage, pack);
     YEE_TRY(launched(c, err, "halo_kernel"));
     if (pack)
@@ -595,8 +647,17 @@ static int cuda_copy_bandwidth(double *bytes_per_s, yee_err *err)
     return YEE_OK;
 }
 
+/* Fields live on the device; the host keeps only staging buffers allocated on demand. */
+static size_t cuda_host_bytes(yee_dims d, int nslabs, const yee_slab *slabs)
+{
+    (void)d;
+    (void)nslabs;
+    (void)slabs;
+    return 0;
+}
+
 extern "C" const yee_backend_ops yee_backend_cuda = {
     "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources, cuda_pack_halo,
     cuda_unpack_halo, cuda_gather, cuda_download, cuda_norms,  cuda_bytes,         cuda_destroy,
-    cuda_copy_bandwidth,
+    cuda_copy_bandwidth, cuda_host_bytes,
 };
