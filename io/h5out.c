@@ -159,12 +159,18 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
                             yee_err *err)
 {
     hid_t root = h->file;
-    hsize_t three = 3;
+    hsize_t three = 3, six = 6;
     double dt_fs = cfg->dt * YEE_TIME_UNIT_FS;
     int64_t steps = cfg->steps;
+    /* x_low, x_high, y_low, y_high, z_low, z_high; 0 on faces that are not CPML */
+    int pml_cells[6];
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++)
+            pml_cells[2 * a + side] = cfg->pml_cells[a][side];
     if (set_str_attr(root, "yee_version", YEE_VERSION) < 0 ||
         set_str_attr(root, "name", cfg->name) < 0 || set_str_attr(root, "deck", deck_text) < 0 ||
         set_attr(root, "n", H5T_NATIVE_INT, 1, &three, cfg->n) < 0 ||
+        set_attr(root, "pml_cells", H5T_NATIVE_INT, 1, &six, pml_cells) < 0 ||
         set_doubles(root, "dx", 3, cfg->dx) < 0 ||
         set_doubles(root, "origin", 3, cfg->origin) < 0 ||
         set_attr(root, "dt", H5T_NATIVE_DOUBLE, 0, NULL, &cfg->dt) < 0 ||
