@@ -164,6 +164,7 @@ typedef struct yee_config {
     yee_monitor_cfg *monitors;   /* owned */
 
     long check_interval;     /* steps between NaN/Inf and energy-growth checks */
+    char backend[8];         /* "auto", "cpu" or "cuda" (simulation.backend; --backend wins) */
 
     /* Materials and geometry (geometry/). With no geometry the domain is the background. */
     int nmaterials;

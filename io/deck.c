@@ -89,6 +89,10 @@ static const deck_key schema[] = {
     {.path = "simulation.check_interval", .type = KT_INT, .unit = "steps", .def = "100",
      .dval = 100, .flags = R_GE, .lo = 1,
      .doc = "Steps between NaN/Inf and energy-growth checks."},
+    {.path = "simulation.backend", .type = KT_CHOICE, .unit = "-", .def = "auto",
+     .choices = "auto|cpu|cuda",
+     .doc = "Where the fields live: auto (CUDA when a device is present), cpu or cuda. "
+            "`yee run --backend` overrides it."},
 
     {.path = "grid", .type = KT_GROUP, .unit = "-", .def = "required", .flags = K_REQ,
      .doc = "The Yee grid. The domain includes the CPML layers."},
@@ -1534,6 +1538,7 @@ static void load_simulation(deck_ctx *c, const scope *root, yee_config *cfg, con
     default_name(c->path, cfg->name, sizeof cfg->name);
     cfg->courant = 0.99;
     cfg->check_interval = 100;
+    snprintf(cfg->backend, sizeof cfg->backend, "auto");
     if (get_group(c, root, "simulation", &sc) <= 0)
         return;
     check_unknown(c, &sc);
@@ -1541,6 +1546,11 @@ static void load_simulation(deck_ctx *c, const scope *root, yee_config *cfg, con
     get_name(c, &sc, "name", cfg->name, sizeof cfg->name, &where);
     int rc_courant = get_num(c, &sc, "courant", &cfg->courant);
     get_long(c, &sc, "check_interval", &cfg->check_interval);
+    static const char *const backends[] = {"auto", "cpu", "cuda"};
+    int backend = 0;
+    const config_setting_t *bwhere;
+    get_choice(c, &sc, "backend", &backend, &bwhere);
+    snprintf(cfg->backend, sizeof cfg->backend, "%s", backends[backend]);
     long steps = 0;
     double time_fs = 0;
     int rs = get_long(c, &sc, "steps", &steps);

@@ -248,7 +248,7 @@ static int cmd_run(int argc, char **argv)
     }
     yee_run_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.backend = c.backend;
+    opt.backend = c.backend ? c.backend : cfg.backend;
     opt.quiet = c.quiet;
     for (int a = 0; a < 3; a++)
         opt.ranks[a] = c.ranks[a];
