@@ -50,3 +50,26 @@ int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int 
     free(buf);
     return rc;
 }
+
+int yee_geometry_preview(const yee_config *cfg, const char *dir, char *path_out, size_t cap,
+                         yee_err *err)
+{
+    yee_config c = *cfg; /* shallow: only out_dir changes, for the VTK file names */
+    snprintf(c.out_dir, sizeof c.out_dir, "%s", dir);
+    snprintf(path_out, cap, "%s/%s_geometry.h5", dir, cfg->name);
+    const int zero[3] = {0, 0, 0};
+    yee_grid g;
+    YEE_TRY(yee_grid_build(&c, c.n, zero, &g, err));
+    yee_h5 *h = NULL;
+    int rc = yee_h5_create(path_out, MPI_COMM_SELF, &c, NULL, &h, err);
+    if (rc == YEE_OK)
+        rc = yee_geometry_write(h, &c, &g, 1, err);
+    if (h) {
+        yee_err close_err;
+        const int rc_close = yee_h5_close(h, rc == YEE_OK ? err : &close_err);
+        if (rc == YEE_OK)
+            rc = rc_close;
+    }
+    yee_grid_free(&g);
+    return rc;
+}

@@ -14,4 +14,10 @@
 int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int nranks,
                        yee_err *err);
 
+/* `yee check --geometry DIR`: rasterize the whole grid on this process alone and write
+ * DIR/<name>_geometry.h5 (+ .xmf) and the VTK files, without running anything. The directory
+ * must exist. Writes the file path into path_out. Errors: YEE_ERR_NOMEM, YEE_ERR_IO. */
+int yee_geometry_preview(const yee_config *cfg, const char *dir, char *path_out, size_t cap,
+                         yee_err *err);
+
 #endif

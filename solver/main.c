@@ -12,6 +12,7 @@
 
 #include "io/deck.h"
 #include "solver/bench.h"
+#include "solver/geometry_out.h"
 #include "solver/grid.h"
 #include "solver/sim.h"
 #include "solver/source.h"
@@ -28,8 +29,9 @@ static const char usage_text[] =
     "      [--ranks PXxPYxPZ]\n"
     "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf);\n"
     "                 under mpirun the grid is split over the ranks\n"
-    "  check DECK [--set KEY=VALUE]...\n"
-    "                 validate DECK and print grid, time step, memory and resolution\n"
+    "  check DECK [--set KEY=VALUE]... [--geometry DIR]\n"
+    "                 validate DECK and print grid, time step, memory and resolution;\n"
+    "                 --geometry writes the rasterized permittivity to DIR (HDF5 + VTK)\n"
     "  bench [--backend cpu|cuda|all] [--size N|NXxNYxNZ] [--steps N] [--threads N]\n"
     "        [--repeat N] [--json] [--weak]\n"
     "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem;\n"
@@ -51,6 +53,7 @@ typedef struct cli {
     int nsets;
     int quiet;
     int ranks[3];
+    const char *geometry_dir; /* yee check --geometry DIR */
 } cli;
 
 static int rank0(void)
@@ -71,6 +74,8 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
             c->sets[c->nsets++] = argv[++i];
         } else if (strncmp(a, "--set=", 6) == 0) {
             c->sets[c->nsets++] = a + 6;
+        } else if (!allow_run_opts && strcmp(a, "--geometry") == 0 && i + 1 < argc) {
+            c->geometry_dir = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--out") == 0 && i + 1 < argc) {
             c->out_dir = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--backend") == 0 && i + 1 < argc) {
@@ -225,6 +230,17 @@ static int cmd_check(int argc, char **argv)
             rc = 1;
         else
             printf("ok: %s is valid\n", c.deck);
+        if (rc == 0 && c.geometry_dir) {
+            char path[YEE_PATH_LEN + YEE_NAME_LEN + 16];
+            yee_err err;
+            if (yee_geometry_preview(&cfg, c.geometry_dir, path, sizeof path, &err) < 0) {
+                fprintf(stderr, "yee: error: %s\n", err.msg);
+                rc = 1;
+            } else {
+                printf("wrote the rasterized permittivity to %s (open the .xmf in ParaView)\n",
+                       path);
+            }
+        }
     }
     yee_config_free(&cfg);
     free(c.sets);

@@ -30,3 +30,10 @@ foreach(deck ${YEE_INPUT_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   yee_add_test(NAME check_input_${stem} LABELS unit COMMAND yee check ${deck} PASS_REGEX "ok: ")
 endforeach()
+
+# `yee check --geometry DIR`: the rasterized permittivity of a deck with a glass sphere, read back
+# with h5py (eps 2.25 inside, 1 outside, averaged values between) and VTK files present.
+yee_add_test(NAME cli_check_geometry LABELS unit TIMEOUT 120
+  COMMAND sh -c "rm -rf '${YEE_CLI_DIR}/geo' && mkdir -p '${YEE_CLI_DIR}/geo' && \
+'$<TARGET_FILE:yee>' check '${CMAKE_CURRENT_LIST_DIR}/postproc/small.cfg' --geometry '${YEE_CLI_DIR}/geo' && \
+'${YEE_PYTHON}' '${YEE_CLI_SRC}/check_geometry.py' '${YEE_CLI_DIR}/geo'")
