@@ -69,38 +69,15 @@ int yee_shape_contains(const yee_shape_cfg *s, const double p[3])
     return 0;
 }
 
-/* Bounding box of the first copy of s. */
+/* Bounding box of the first copy of s, a hair wider than yee_shape_bbox so the box test never
+ * rejects a point the exact test accepts. */
 static void shape_box(const yee_shape_cfg *s, double lo[3], double hi[3])
 {
+    yee_shape_bbox(s, lo, hi);
     for (int a = 0; a < 3; a++) {
-        double h = 0;
-        switch (s->kind) {
-        case YEE_SHAPE_BOX:
-        case YEE_SHAPE_ELLIPSOID: h = 0.5 * s->size[a]; break;
-        case YEE_SHAPE_SPHERE: h = s->radius; break;
-        case YEE_SHAPE_CYLINDER:
-        case YEE_SHAPE_CONE: {
-            const double r = s->kind == YEE_SHAPE_CONE ? fmax(s->radius, s->radius2) : s->radius;
-            h = fabs(s->axis[a]) * 0.5 * s->height +
-                r * sqrt(fmax(0.0, 1.0 - s->axis[a] * s->axis[a]));
-            break;
-        }
-        case YEE_SHAPE_PRISM: {
-            const int ax = s->axis[0] != 0 ? 0 : s->axis[1] != 0 ? 1 : 2;
-            if (a == ax) {
-                h = 0.5 * s->height;
-            } else {
-                const int col = a == (ax + 1) % 3 ? 0 : 1;
-                for (int i = 0; i < s->nvert; i++)
-                    h = fmax(h, fabs(s->vert[2 * i + col]));
-            }
-            break;
-        }
-        }
-        /* a hair wider, so the box test never rejects a point the exact test accepts */
-        h = h * (1.0 + 1e-12) + 1e-12;
-        lo[a] = s->center[a] - h;
-        hi[a] = s->center[a] + h;
+        const double pad = 0.5 * (hi[a] - lo[a]) * 1e-12 + 1e-12;
+        lo[a] -= pad;
+        hi[a] += pad;
     }
 }
 

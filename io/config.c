@@ -1,6 +1,7 @@
 /* io/config.c -- helpers on the plain yee_config description (names, freeing). */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -35,4 +36,39 @@ void yee_config_free(yee_config *cfg)
     free(cfg->shapes);
     cfg->shapes = NULL;
     memset(cfg, 0, sizeof *cfg);
+}
+
+void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        double h = 0;
+        switch (s->kind) {
+        case YEE_SHAPE_BOX:
+        case YEE_SHAPE_ELLIPSOID: h = 0.5 * s->size[a]; break;
+        case YEE_SHAPE_SPHERE: h = s->radius; break;
+        case YEE_SHAPE_CYLINDER:
+        case YEE_SHAPE_CONE: {
+            double r = fmax(s->radius, s->kind == YEE_SHAPE_CONE ? s->radius2 : 0);
+            h = fabs(s->axis[a]) * 0.5 * s->height + r * sqrt(fmax(0, 1 - s->axis[a] * s->axis[a]));
+            break;
+        }
+        case YEE_SHAPE_PRISM: break;
+        }
+        lo[a] = s->center[a] - h;
+        hi[a] = s->center[a] + h;
+    }
+    if (s->kind == YEE_SHAPE_PRISM && s->nvert > 0) {
+        int ax = s->axis[0] != 0 ? 0 : s->axis[1] != 0 ? 1 : 2;
+        int u = (ax + 1) % 3, v = (ax + 2) % 3;
+        lo[ax] = s->center[ax] - 0.5 * s->height;
+        hi[ax] = s->center[ax] + 0.5 * s->height;
+        lo[u] = hi[u] = s->center[u] + s->vert[0];
+        lo[v] = hi[v] = s->center[v] + s->vert[1];
+        for (int i = 1; i < s->nvert; i++) {
+            lo[u] = fmin(lo[u], s->center[u] + s->vert[2 * i]);
+            hi[u] = fmax(hi[u], s->center[u] + s->vert[2 * i]);
+            lo[v] = fmin(lo[v], s->center[v] + s->vert[2 * i + 1]);
+            hi[v] = fmax(hi[v], s->center[v] + s->vert[2 * i + 1]);
+        }
+    }
 }

@@ -183,6 +183,11 @@ const char *yee_component_name(int c);
 /* Parse "Ex".."Hz" (case-insensitive); returns the component or -1. */
 int yee_component_parse(const char *s);
 
+/* Axis-aligned bounding box [lo, hi] (um) of one copy of a shape, lattice offsets excluded:
+ * tight for boxes, spheres, ellipsoids and prisms (the vertices' extent), exact for cylinders
+ * and cones along any axis. */
+void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3]);
+
 /* Release what a config owns; leaves it zeroed. Safe on a zeroed config. */
 void yee_config_free(yee_config *cfg);
 
