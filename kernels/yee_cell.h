@@ -199,10 +199,52 @@ YEE_HD void yee_pec_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
 }
 
 /* A point current J (already divided by the cell volume, normalized units) in E component
- * `comp` at cell index c: Ampere's -J term, E -= cb J (J at time n+1/2). */
+ * `comp` at cell index c: Ampere's -J term, E -= cb J (J at time n+1/2). The change alone is
+ * yee_current_delta, for a backend that adds it atomically (two sources may share a cell). */
+YEE_HD yee_real yee_current_delta(yee_media m, int comp, int64_t c, yee_real j)
+{
+    return -m.cb[m.mat[comp][c]] * j;
+}
+
 YEE_HD void yee_add_current(yee_fields f, yee_media m, int comp, int64_t c, yee_real j)
 {
-    f.e[comp][c] -= m.cb[m.mat[comp][c]] * j;
+    f.e[comp][c] += yee_current_delta(m, comp, c, j);
+}
+
+/* A magnetic current M in H component `comp` (0..2 = Hx..Hz) at cell index c: Faraday's -M term,
+ * H -= dt M (M at time n, like E^n; mu_r = 1). Plane-wave (TFSF) and one-sided sheet sources
+ * use it together with yee_add_current: the field-matching corrections of Taflove & Hagness
+ * (2005) sec. 5.6 are exactly such surface currents. */
+YEE_HD void yee_add_mcurrent(yee_fields f, yee_real ch, int comp, int64_t c, yee_real m)
+{
+    f.h[comp][c] += -ch * m;
+}
+
+/* The value a running DFT samples at node (i,j,k) of component comp (0..5 = Ex..Hz): the field
+ * itself, or with avg_axis >= 0 the mean of it and its neighbour one node below along avg_axis.
+ * Flux planes sit on the E nodes of a plane; the H components there are half a cell off the
+ * plane on both sides, and their mean is the second-order value on it (as Meep does). */
+YEE_HD double yee_dft_sample(yee_fields f, yee_dims d, int comp, int avg_axis, int i, int j,
+                             int k)
+{
+    const yee_real *a = comp < 3 ? f.e[comp] : f.h[comp - 3];
+    const int64_t c = yee_idx(d, i, j, k);
+    if (avg_axis < 0)
+        return (double)a[c];
+    return 0.5 * ((double)a[c] + (double)a[c - d.stride[avg_axis]]);
+}
+
+/* Adds one time sample v of node `node` (of nnodes) to the DFT sums of nfreq frequencies:
+ * F(f) += v exp(i 2 pi f t) dt, with ph[2q] = cos(2 pi f_q t) dt and ph[2q+1] = sin(2 pi f_q t) dt
+ * precomputed for this step. Sums are double (freq-major, node fastest): a float sum over
+ * 10^4 steps would lose the 1e-4 accuracy spectra need. */
+YEE_HD void yee_dft_add(double *YEE_RESTRICT re, double *YEE_RESTRICT im, int64_t node,
+                        int64_t nnodes, int nfreq, const double *YEE_RESTRICT ph, double v)
+{
+    for (int q = 0; q < nfreq; q++) {
+        re[(int64_t)q * nnodes + node] += v * ph[2 * q];
+        im[(int64_t)q * nnodes + node] += v * ph[2 * q + 1];
+    }
 }
 
 #ifdef __cplusplus

@@ -35,6 +35,21 @@ void yee_grid_free(yee_grid *g);
  * local cells [lo, lo+count), x fastest, into out: what the E update of each node sees. */
 void yee_grid_eps(const yee_grid *g, int comp, const int lo[3], const int count[3], yee_real *out);
 
+/* Where the nodes of each component sit (Yee 1966; kernels/yee_cell.h): half-cell offset of
+ * component c (YEE_EX..YEE_HZ) along axis a: Ex is at i+1/2 on x, Hx at j+1/2 and k+1/2. */
+double yee_stagger(int c, int a);
+
+/* Position (um) of component c's node i (global) along axis a. */
+double yee_node_position(const yee_config *cfg, int c, int a, int i);
+
+/* Global node of component c nearest to x (um) along axis a, clamped to 0..n-1. */
+int yee_nearest_node(const yee_config *cfg, int c, int a, double x);
+
+/* Global nodes of component c inside [min, max] (um) along axis a: *lo and *count >= 1; a plane
+ * (min == max) or a box thinner than one cell takes the nearest node. */
+void yee_node_range(const yee_config *cfg, int c, int a, double min, double max, int *lo,
+                    int *count);
+
 /* E update coefficients of a uniform medium eps_r, sigma (S/m) at time step dt (c-units),
  * Taflove & Hagness eq. 3.31 in normalized units. */
 void yee_medium_coefficients(double eps_r, double sigma_si, double dt, yee_real *ca, yee_real *cb);

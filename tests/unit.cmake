@@ -2,3 +2,7 @@
 add_executable(yee_test_blowup ${CMAKE_CURRENT_LIST_DIR}/unit/blowup.c)
 target_link_libraries(yee_test_blowup PRIVATE yee_solver)
 yee_add_test(NAME unit_blowup LABELS unit TIMEOUT 60 COMMAND yee_test_blowup)
+
+add_executable(yee_test_profiles ${CMAKE_CURRENT_LIST_DIR}/unit/profiles.c)
+target_link_libraries(yee_test_profiles PRIVATE yee_solver)
+yee_add_test(NAME unit_profiles LABELS unit TIMEOUT 60 COMMAND yee_test_profiles)

@@ -3,3 +3,8 @@
 yee_add_test(NAME validation_slab LABELS validation physics TIMEOUT 900
   COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_slab.py --yee $<TARGET_FILE:yee>
           --deck ${CMAKE_CURRENT_LIST_DIR}/slab.cfg --work ${CMAKE_CURRENT_BINARY_DIR}/slab)
+# The same slab lit by a one-way TFSF plane wave, R and T from DFT flux planes normalized by a
+# reference run (reflection: the reference's fields subtracted), vs Airy within 1%.
+yee_add_test(NAME validation_slab_flux LABELS validation physics TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_slab_flux.py --yee $<TARGET_FILE:yee>
+          --deck ${CMAKE_CURRENT_LIST_DIR}/slab_flux.cfg --work ${CMAKE_CURRENT_BINARY_DIR}/slab_flux)

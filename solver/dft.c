@@ -1,0 +1,620 @@
+/* solver/dft.c -- flux and DFT-field monitors (see solver/dft.h): which nodes each monitor sums,
+ * the per-step phasors, and the spectra at the end. The sums themselves live in the backend. */
+#include "solver/dft.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/h5read.h"
+#include "solver/grid.h"
+
+/* One summed component over a box of nodes: global placement and this rank's part. */
+typedef struct region {
+    int comp;
+    int avg_axis;
+    int glo[3], gcount[3];  /* global nodes */
+    int lo[3], count[3];    /* local part (count 0 on some axis: none here) */
+    int start[3];           /* offset of the local part inside the global box */
+    int id;                 /* backend region, -1 when this rank has none */
+    int64_t nodes;          /* local nodes */
+    double *weight;         /* flux E regions: area weight of each local node (see node_weight) */
+} region;
+
+/* A face of a flux monitor: regions E_q, H_r, E_r, H_q (in that order) and its outward sign. */
+typedef struct face {
+    int axis;
+    double sign;
+    region reg[4];
+} face;
+
+typedef struct monitor {
+    const yee_monitor_cfg *cfg;
+    int nfreq;
+    double *freq;           /* c/um */
+    double *ph_e, *ph_h;    /* this step's phasors */
+    int nfaces;             /* flux */
+    face faces[6];
+    int nregions;           /* dft: one per component */
+    region regs[YEE_NCOMP];
+} monitor;
+
+struct yee_dft_set {
+    const yee_config *cfg;
+    const yee_backend_ops *be;
+    void *ctx;
+    int n_local[3], offset[3];
+    int nmon;
+    monitor *mon;
+};
+
+/* ---- setup ---- */
+
+static void place_region(const yee_dft_set *d, region *r)
+{
+    r->id = -1;
+    r->nodes = 1;
+    for (int a = 0; a < 3; a++) {
+        const int o = d->offset[a], n = d->n_local[a];
+        const int l = r->glo[a] > o ? r->glo[a] : o;
+        const int h = r->glo[a] + r->gcount[a] < o + n ? r->glo[a] + r->gcount[a] : o + n;
+        r->lo[a] = l - o;
+        r->count[a] = h > l ? h - l : 0;
+        r->start[a] = l - r->glo[a];
+        r->nodes *= r->count[a];
+    }
+    if (r->nodes == 0) /* none here: an empty block at 0, as the collective writes expect */
+        for (int a = 0; a < 3; a++)
+            r->start[a] = r->count[a] = 0;
+}
+
+static int register_region(yee_dft_set *d, region *r, int nfreq, yee_err *err)
+{
+    place_region(d, r);
+    if (r->nodes == 0)
+        return YEE_OK;
+    yee_dft_region br;
+    br.comp = r->comp;
+    br.avg_axis = r->avg_axis;
+    br.nfreq = nfreq;
+    for (int a = 0; a < 3; a++) {
+        br.lo[a] = r->lo[a];
+        br.count[a] = r->count[a];
+    }
+    return d->be->dft_create(d->ctx, &br, &r->id, err);
+}
+
+/* Global nodes of component c inside the monitor box, the face axis p pinned to node P. */
+static void face_nodes(const yee_config *cfg, const yee_monitor_cfg *mc, int c, int p, int P,
+                       region *r)
+{
+    for (int a = 0; a < 3; a++) {
+        if (a == p) {
+            r->glo[a] = P;
+            r->gcount[a] = 1;
+        } else {
+            yee_node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &r->glo[a],
+                           &r->gcount[a]);
+        }
+    }
+}
+
+/* Fraction of the cell of node g (component c) along tangential axis a that lies inside the
+ * monitor: the trapezoid rule's 1/2 for a node on the box edge, 1 inside. A monitor spanning a
+ * periodic axis has no edges there. */
+static double node_weight(const yee_config *cfg, const yee_monitor_cfg *mc, int c, int a, int g)
+{
+    const double lo = cfg->origin[a], hi = cfg->origin[a] + cfg->n[a] * cfg->dx[a];
+    if (cfg->boundary[a][0] == YEE_BC_PERIODIC && mc->box_min[a] <= lo + 1e-9 * cfg->dx[a] &&
+        mc->box_max[a] >= hi - 1e-9 * cfg->dx[a])
+        return 1.0;
+    const double x = yee_node_position(cfg, c, a, g);
+    const double l = fmax(x - 0.5 * cfg->dx[a], mc->box_min[a]);
+    const double h = fmin(x + 0.5 * cfg->dx[a], mc->box_max[a]);
+    return h > l ? (h - l) / cfg->dx[a] : 0.0;
+}
+
+/* The area weights of an E region of face axis p on this rank. */
+static int region_weights(const yee_dft_set *d, const yee_monitor_cfg *mc, region *r, int p)
+{
+    if (r->nodes == 0)
+        return 1;
+    r->weight = (double *)malloc((size_t)r->nodes * sizeof(double));
+    if (!r->weight)
+        return 0;
+    int64_t n = 0;
+    for (int k = 0; k < r->count[2]; k++)
+        for (int j = 0; j < r->count[1]; j++)
+            for (int i = 0; i < r->count[0]; i++) {
+                const int g[3] = {r->glo[0] + r->start[0] + i, r->glo[1] + r->start[1] + j,
+                                  r->glo[2] + r->start[2] + k};
+                double w = 1.0;
+                for (int a = 0; a < 3; a++)
+                    if (a != p)
+                        w *= node_weight(d->cfg, mc, r->comp, a, g[a]);
+                r->weight[n++] = w;
+            }
+    return 1;
+}
+
+static int setup_flux(yee_dft_set *d, monitor *m, yee_err *err)
+{
+    const yee_config *cfg = d->cfg;
+    const yee_monitor_cfg *mc = m->cfg;
+    int flat = -1, nflat = 0;
+    for (int a = 0; a < 3; a++)
+        if (mc->box_max[a] - mc->box_min[a] < 0.5 * cfg->dx[a])
+            flat = a, nflat++;
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++) {
+            if (nflat == 1 && (a != flat || side == 1))
+                continue;
+            face *f = &m->faces[m->nfaces++];
+            const int q = (a + 1) % 3, r = (a + 2) % 3;
+            const double x = side ? mc->box_max[a] : mc->box_min[a];
+            const int P = yee_nearest_node(cfg, q, a, x); /* E_q sits on integer nodes of a */
+            if (P < 1)
+                return yee_fail(err, YEE_ERR_DECK,
+                                "%s:%d: flux monitor '%s': a face on the domain boundary (%c = "
+                                "%g); move it inside the domain", cfg->deck_path, mc->line,
+                                mc->name, "xyz"[a], x);
+            f->axis = a;
+            f->sign = nflat == 1 ? 1.0 : (side ? 1.0 : -1.0);
+            const int comps[4] = {q, 3 + r, r, 3 + q};
+            const int node_of[4] = {q, q, r, r}; /* H_r shares E_q's nodes, H_q E_r's */
+            for (int k = 0; k < 4; k++) {
+                region *g = &f->reg[k];
+                g->comp = comps[k];
+                g->avg_axis = k % 2 ? a : -1;
+                face_nodes(cfg, mc, node_of[k], a, P, g);
+                YEE_TRY(register_region(d, g, m->nfreq, err));
+                if (k % 2 == 0 && !region_weights(d, mc, g, a))
+                    return YEE_FAIL(err, YEE_ERR_NOMEM, "flux monitor '%s'", mc->name);
+            }
+        }
+    return YEE_OK;
+}
+
+static int setup_dft(yee_dft_set *d, monitor *m, yee_err *err)
+{
+    const yee_config *cfg = d->cfg;
+    const yee_monitor_cfg *mc = m->cfg;
+    for (int c = 0; c < YEE_NCOMP; c++) {
+        if (!(mc->components & (1u << c)))
+            continue;
+        region *g = &m->regs[m->nregions++];
+        g->comp = c;
+        g->avg_axis = -1;
+        for (int a = 0; a < 3; a++)
+            yee_node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &g->glo[a], &g->gcount[a]);
+        YEE_TRY(register_region(d, g, m->nfreq, err));
+    }
+    return YEE_OK;
+}
+
+int yee_dft_set_create(const yee_config *cfg, const yee_backend_ops *be, void *ctx,
+                       const int n_local[3], const int offset[3], yee_dft_set **out,
+                       yee_err *err)
+{
+    *out = NULL;
+    yee_dft_set *d = (yee_dft_set *)calloc(1, sizeof *d);
+    if (!d)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "DFT monitors");
+    d->cfg = cfg;
+    d->be = be;
+    d->ctx = ctx;
+    for (int a = 0; a < 3; a++) {
+        d->n_local[a] = n_local[a];
+        d->offset[a] = offset[a];
+    }
+    d->mon = (monitor *)calloc((size_t)cfg->nmonitors + 1, sizeof *d->mon);
+    int rc = d->mon ? YEE_OK : YEE_FAIL(err, YEE_ERR_NOMEM, "DFT monitors");
+    for (int q = 0; q < cfg->nmonitors && rc == YEE_OK; q++) {
+        const yee_monitor_cfg *mc = &cfg->monitors[q];
+        if (mc->kind != YEE_MON_FLUX && mc->kind != YEE_MON_DFT)
+            continue;
+        monitor *m = &d->mon[d->nmon++];
+        m->cfg = mc;
+        m->nfreq = mc->nfreq;
+        m->freq = (double *)malloc((size_t)m->nfreq * sizeof(double));
+        m->ph_e = (double *)malloc(2 * (size_t)m->nfreq * sizeof(double));
+        m->ph_h = (double *)malloc(2 * (size_t)m->nfreq * sizeof(double));
+        if (!m->freq || !m->ph_e || !m->ph_h) {
+            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "DFT monitor '%s'", mc->name);
+            break;
+        }
+        for (int f = 0; f < m->nfreq; f++)
+            m->freq[f] = m->nfreq == 1 ? mc->fmin
+                                       : mc->fmin + (mc->fmax - mc->fmin) * f / (m->nfreq - 1);
+        rc = mc->kind == YEE_MON_FLUX ? setup_flux(d, m, err) : setup_dft(d, m, err);
+    }
+    if (rc != YEE_OK) {
+        yee_dft_set_destroy(d);
+        return rc;
+    }
+    *out = d;
+    return YEE_OK;
+}
+
+/* ---- per step ---- */
+
+static void phasors(const monitor *m, double t, double dt, double *ph)
+{
+    for (int f = 0; f < m->nfreq; f++) {
+        const double w = 2.0 * M_PI * m->freq[f] * t;
+        ph[2 * f] = cos(w) * dt;
+        ph[2 * f + 1] = sin(w) * dt;
+    }
+}
+
+static int accumulate_region(yee_dft_set *d, const monitor *m, const region *r, yee_err *err)
+{
+    if (r->id < 0)
+        return YEE_OK;
+    return d->be->dft_accumulate(d->ctx, r->id, r->comp < 3 ? m->ph_e : m->ph_h, err);
+}
+
+int yee_dft_set_accumulate(yee_dft_set *d, long s, yee_err *err)
+{
+    const double dt = d->cfg->dt;
+    for (int q = 0; q < d->nmon; q++) {
+        monitor *m = &d->mon[q];
+        phasors(m, s * dt, dt, m->ph_e);
+        phasors(m, (s - 0.5) * dt, dt, m->ph_h);
+        for (int f = 0; f < m->nfaces; f++)
+            for (int k = 0; k < 4; k++)
+                YEE_TRY(accumulate_region(d, m, &m->faces[f].reg[k], err));
+        for (int k = 0; k < m->nregions; k++)
+            YEE_TRY(accumulate_region(d, m, &m->regs[k], err));
+    }
+    return YEE_OK;
+}
+
+/* ---- output ---- */
+
+/* The sums of a region on this rank (re then im, nfreq x nodes each), or NULL with none. */
+static int fetch(yee_dft_set *d, const monitor *m, const region *r, double **out, yee_err *err)
+{
+    *out = NULL;
+    if (r->id < 0)
+        return YEE_OK;
+    const size_t n = (size_t)r->nodes * (size_t)m->nfreq;
+    double *buf = (double *)malloc(2 * n * sizeof(double));
+    if (!buf)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "DFT download of '%s'", m->cfg->name);
+    int rc = d->be->dft_transfer(d->ctx, r->id, buf, buf + n, 0, err);
+    if (rc != YEE_OK) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    return YEE_OK;
+}
+
+static const char *comp_name(int c)
+{
+    return yee_component_name(c);
+}
+
+/* Subtract the reference run's saved DFT fields of this region (same node block). */
+static int subtract_reference(const yee_dft_set *d, const monitor *m, int fi, const region *r,
+                              double *buf, yee_err *err)
+{
+    const yee_monitor_cfg *mc = m->cfg;
+    const char *ref_mon = mc->name; /* the fields of this same monitor in the reference run */
+    const int64_t shape[3] = {r->gcount[0], r->gcount[1], r->gcount[2]};
+    const int64_t start[3] = {r->start[0], r->start[1], r->start[2]};
+    const int64_t count[3] = {r->count[0], r->count[1], r->count[2]};
+    const size_t n = (size_t)r->nodes * (size_t)m->nfreq;
+    double *ref = (double *)malloc(n * sizeof(double));
+    if (!ref)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "reference fields of '%s'", mc->name);
+    int rc = YEE_OK;
+    for (int part = 0; part < 2 && rc == YEE_OK; part++) {
+        char path[4 * YEE_NAME_LEN];
+        snprintf(path, sizeof path, "/flux/%s/face%d/%s_%s", ref_mon, fi, comp_name(r->comp),
+                 part ? "im" : "re");
+        rc = yee_h5_read_block(mc->reference, path, m->nfreq, shape, start, count, ref, err);
+        if (rc != YEE_OK) {
+            yee_fail(err, rc, "%s:%d: flux monitor '%s': subtract_reference: %s (the reference "
+                              "run needs the same grid and monitor, with save_fields = true)",
+                     d->cfg->deck_path, mc->line, mc->name, err->msg);
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            buf[part * n + i] -= ref[i];
+    }
+    free(ref);
+    return rc;
+}
+
+static int write_region(yee_h5 *h5, const yee_dft_set *d, const monitor *m, const region *r,
+                        const char *prefix, const double *buf, yee_err *err)
+{
+    const size_t n = (size_t)r->nodes * (size_t)m->nfreq;
+    const int64_t shape[3] = {r->gcount[0], r->gcount[1], r->gcount[2]};
+    const int64_t start[3] = {r->start[0], r->start[1], r->start[2]};
+    const int64_t count[3] = {r->count[0], r->count[1], r->count[2]};
+    double origin[3];
+    for (int a = 0; a < 3; a++)
+        origin[a] = yee_node_position(d->cfg, r->comp, a, r->glo[a]);
+    for (int part = 0; part < 2; part++) {
+        char path[4 * YEE_NAME_LEN];
+        snprintf(path, sizeof path, "%s/%s_%s", prefix, comp_name(r->comp), part ? "im" : "re");
+        YEE_TRY(yee_h5_block_write(h5, path, m->nfreq, shape, start, count,
+                                   buf ? buf + part * n : NULL, origin, d->cfg->dx, err));
+    }
+    return YEE_OK;
+}
+
+/* The flux spectrum of monitor m on this rank, reference fields subtracted when asked; writes
+ * the face fields when save_fields. Collective (the writes). */
+static int flux_spectrum(yee_dft_set *d, monitor *m, yee_h5 *h5, double *flux, yee_err *err)
+{
+    const yee_monitor_cfg *mc = m->cfg;
+    const int nf = m->nfreq;
+    int rc = YEE_OK;
+    for (int fi = 0; fi < m->nfaces; fi++) {
+        face *f = &m->faces[fi];
+        double *buf[4] = {NULL, NULL, NULL, NULL};
+        for (int k = 0; k < 4 && rc == YEE_OK; k++) {
+            rc = fetch(d, m, &f->reg[k], &buf[k], err);
+            if (rc == YEE_OK && buf[k] && mc->subtract_reference)
+                rc = subtract_reference(d, m, fi, &f->reg[k], buf[k], err);
+        }
+        /* every rank must reach the collective writes: agree on failure first */
+        int ok = rc == YEE_OK, all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (all && mc->save_fields) {
+            char prefix[3 * YEE_NAME_LEN];
+            snprintf(prefix, sizeof prefix, "/flux/%s/face%d", mc->name, fi);
+            for (int k = 0; k < 4 && rc == YEE_OK; k++)
+                rc = write_region(h5, d, m, &f->reg[k], prefix, buf[k], err);
+        }
+        if (all && buf[0] && buf[1] && buf[2] && buf[3]) {
+            const int p = f->axis;
+            const double da = d->cfg->dx[(p + 1) % 3] * d->cfg->dx[(p + 2) % 3];
+            const int64_t n1 = f->reg[0].nodes, n2 = f->reg[2].nodes;
+            for (int q = 0; q < nf; q++) {
+                const double *eqr = buf[0] + q * n1, *eqi = buf[0] + (nf + q) * n1;
+                const double *hrr = buf[1] + q * n1, *hri = buf[1] + (nf + q) * n1;
+                const double *err_ = buf[2] + q * n2, *eri = buf[2] + (nf + q) * n2;
+                const double *hqr = buf[3] + q * n2, *hqi = buf[3] + (nf + q) * n2;
+                const double *w1 = f->reg[0].weight, *w2 = f->reg[2].weight;
+                double s = 0.0;
+                for (int64_t i = 0; i < n1; i++)
+                    s += w1[i] * (eqr[i] * hrr[i] + eqi[i] * hri[i]);
+                for (int64_t i = 0; i < n2; i++)
+                    s -= w2[i] * (err_[i] * hqr[i] + eri[i] * hqi[i]);
+                flux[q] += f->sign * da * s;
+            }
+        }
+        for (int k = 0; k < 4; k++)
+            free(buf[k]);
+        if (!all)
+            return rc != YEE_OK ? rc : yee_fail(err, YEE_ERR_IO, "flux monitor '%s' failed on "
+                                                                 "another rank", mc->name);
+    }
+    return rc;
+}
+
+static int write_csv(const yee_dft_set *d, const monitor *m, const double *flux,
+                     const double *ref, yee_err *err)
+{
+    const yee_config *cfg = d->cfg;
+    char path[YEE_PATH_LEN + 2 * YEE_NAME_LEN + 16];
+    snprintf(path, sizeof path, "%s/%s_%s_flux.csv", cfg->out_dir, cfg->name, m->cfg->name);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return yee_fail(err, YEE_ERR_IO, "cannot write '%s'", path);
+    fprintf(fp, "frequency_thz,wavelength_um,flux%s\n", ref ? ",reference_flux,normalized" : "");
+    for (int q = 0; q < m->nfreq; q++) {
+        fprintf(fp, "%.10g,%.10g,%.10e", m->freq[q] * YEE_C_UM_THZ, 1.0 / m->freq[q], flux[q]);
+        if (ref)
+            fprintf(fp, ",%.10e,%.10e", ref[q], flux[q] / fabs(ref[q]));
+        fputc('\n', fp);
+    }
+    if (fclose(fp) != 0)
+        return yee_fail(err, YEE_ERR_IO, "cannot write '%s' (disk full?)", path);
+    return YEE_OK;
+}
+
+/* The reference run's flux of this monitor, checked to have the same frequencies. */
+static int read_reference(const yee_dft_set *d, const monitor *m, double **out, yee_err *err)
+{
+    const yee_monitor_cfg *mc = m->cfg;
+    const char *ref_mon = mc->reference_monitor[0] ? mc->reference_monitor : mc->name;
+    char path[2 * YEE_NAME_LEN + 16];
+    double *freq = NULL, *flux = NULL;
+    int64_t nfreq = 0, nflux = 0;
+    snprintf(path, sizeof path, "/flux/%s/frequency", ref_mon);
+    int rc = yee_h5_read_vector(mc->reference, path, &freq, &nfreq, err);
+    snprintf(path, sizeof path, "/flux/%s/flux", ref_mon);
+    if (rc == YEE_OK)
+        rc = yee_h5_read_vector(mc->reference, path, &flux, &nflux, err);
+    if (rc == YEE_OK && (nfreq != m->nfreq || nflux != m->nfreq))
+        rc = yee_fail(err, YEE_ERR_IO, "has %lld frequencies, this monitor %d",
+                      (long long)nfreq, m->nfreq);
+    for (int q = 0; rc == YEE_OK && q < m->nfreq; q++)
+        if (fabs(freq[q] - m->freq[q]) > 1e-9 * fabs(m->freq[q]))
+            rc = yee_fail(err, YEE_ERR_IO, "frequency %d is %.9g THz there, %.9g THz here", q,
+                          freq[q] * YEE_C_UM_THZ, m->freq[q] * YEE_C_UM_THZ);
+    free(freq);
+    if (rc != YEE_OK) {
+        free(flux);
+        return yee_fail(err, rc, "%s:%d: flux monitor '%s': reference '%s' monitor '%s': %s",
+                        d->cfg->deck_path, mc->line, mc->name, mc->reference, ref_mon, err->msg);
+    }
+    *out = flux;
+    return YEE_OK;
+}
+
+static int write_monitor(yee_dft_set *d, monitor *m, yee_h5 *h5, MPI_Comm comm, int rank,
+                         yee_err *err)
+{
+    const yee_monitor_cfg *mc = m->cfg;
+    const int nf = m->nfreq;
+    char path[3 * YEE_NAME_LEN];
+    const char *group = mc->kind == YEE_MON_FLUX ? "flux" : "dft";
+    double *thz = (double *)malloc((size_t)nf * sizeof(double));
+    if (!thz)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "spectrum of '%s'", mc->name);
+    for (int q = 0; q < nf; q++)
+        thz[q] = m->freq[q] * YEE_C_UM_THZ;
+    snprintf(path, sizeof path, "/%s/%s/frequency", group, mc->name);
+    int rc = yee_h5_vector_write(h5, path, nf, m->freq, "units", "c/um (f_THz = f * 299.792458)",
+                                 err);
+    snprintf(path, sizeof path, "/%s/%s/frequency_thz", group, mc->name);
+    if (rc == YEE_OK)
+        rc = yee_h5_vector_write(h5, path, nf, thz, "units", "THz", err);
+    free(thz);
+    YEE_TRY(rc);
+    if (mc->kind == YEE_MON_DFT) {
+        for (int k = 0; k < m->nregions; k++) {
+            double *buf = NULL;
+            int ok = fetch(d, m, &m->regs[k], &buf, err) == YEE_OK, all = 0;
+            MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+            snprintf(path, sizeof path, "/dft/%s", mc->name);
+            rc = all ? write_region(h5, d, m, &m->regs[k], path, buf, err) : YEE_ERR_NOMEM;
+            free(buf);
+            if (!all && ok)
+                return yee_fail(err, YEE_ERR_NOMEM, "DFT download failed on another rank");
+            YEE_TRY(rc);
+        }
+        return YEE_OK;
+    }
+    double *flux = (double *)calloc((size_t)nf, sizeof(double));
+    double *ref = NULL;
+    if (!flux)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "flux of '%s'", mc->name);
+    rc = flux_spectrum(d, m, h5, flux, err);
+    if (rc == YEE_OK) {
+        MPI_Allreduce(MPI_IN_PLACE, flux, nf, MPI_DOUBLE, MPI_SUM, comm);
+        for (int q = 0; q < nf; q++)
+            flux[q] *= mc->weight;
+    }
+    if (rc == YEE_OK && mc->reference[0]) {
+        /* every rank reads the small spectrum; all agree on failure before writing */
+        int ok = read_reference(d, m, &ref, err) == YEE_OK, all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+        if (!all)
+            rc = ok ? yee_fail(err, YEE_ERR_IO, "reading the reference failed on another rank")
+                    : YEE_ERR_IO;
+    }
+    snprintf(path, sizeof path, "/flux/%s/flux", mc->name);
+    if (rc == YEE_OK)
+        rc = yee_h5_vector_write(h5, path, nf, flux, "description",
+                                 "Re sum (E x conj H) . n dA over the monitor, times weight", err);
+    if (rc == YEE_OK && ref) {
+        double *norm = (double *)malloc((size_t)nf * sizeof(double));
+        if (!norm)
+            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "normalized flux");
+        /* |reference|: the sign stays this monitor's own (weight -1 on a reflection plane and
+         * its reference both count towards -z; the ratio is the positive reflectance) */
+        for (int q = 0; rc == YEE_OK && q < nf; q++)
+            norm[q] = flux[q] / fabs(ref[q]);
+        snprintf(path, sizeof path, "/flux/%s/reference", mc->name);
+        if (rc == YEE_OK)
+            rc = yee_h5_vector_write(h5, path, nf, ref, "file", mc->reference, err);
+        snprintf(path, sizeof path, "/flux/%s/normalized", mc->name);
+        if (rc == YEE_OK)
+            rc = yee_h5_vector_write(h5, path, nf, norm, "description", "flux / |reference|",
+                                     err);
+        free(norm);
+    }
+    if (rc == YEE_OK && rank == 0)
+        rc = write_csv(d, m, flux, ref, err);
+    free(flux);
+    free(ref);
+    return rc;
+}
+
+int yee_dft_set_write(yee_dft_set *d, yee_h5 *h5, MPI_Comm comm, yee_err *err)
+{
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    for (int q = 0; q < d->nmon; q++)
+        YEE_TRY(write_monitor(d, &d->mon[q], h5, comm, rank, err));
+    return YEE_OK;
+}
+
+size_t yee_dft_bytes_estimate(const yee_config *cfg)
+{
+    size_t bytes = 0;
+    for (int q = 0; q < cfg->nmonitors; q++) {
+        const yee_monitor_cfg *mc = &cfg->monitors[q];
+        if (mc->kind != YEE_MON_FLUX && mc->kind != YEE_MON_DFT)
+            continue;
+        double nodes[3];
+        for (int a = 0; a < 3; a++)
+            nodes[a] = floor((mc->box_max[a] - mc->box_min[a]) / cfg->dx[a]) + 1;
+        double total;
+        if (mc->kind == YEE_MON_DFT) {
+            int nc = 0;
+            for (int c = 0; c < YEE_NCOMP; c++)
+                nc += (mc->components >> c) & 1;
+            total = nc * nodes[0] * nodes[1] * nodes[2];
+        } else {
+            total = 4 * 2 * (nodes[0] * nodes[1] + nodes[1] * nodes[2] + nodes[0] * nodes[2]);
+        }
+        bytes += (size_t)(total * mc->nfreq * 2 * sizeof(double));
+    }
+    return bytes;
+}
+
+int yee_dft_set_regions(const yee_dft_set *d)
+{
+    int n = 0;
+    for (int q = 0; q < d->nmon; q++)
+        n += 4 * d->mon[q].nfaces + d->mon[q].nregions;
+    return n;
+}
+
+/* Region r of the set, in monitor order (faces' four, then dft components), and its monitor. */
+static region *nth_region(const yee_dft_set *d, int r, const monitor **mon)
+{
+    for (int q = 0; q < d->nmon; q++) {
+        monitor *m = &d->mon[q];
+        *mon = m;
+        if (r < 4 * m->nfaces)
+            return &m->faces[r / 4].reg[r % 4];
+        r -= 4 * m->nfaces;
+        if (r < m->nregions)
+            return &m->regs[r];
+        r -= m->nregions;
+    }
+    return NULL;
+}
+
+int64_t yee_dft_set_region_size(const yee_dft_set *d, int r)
+{
+    const monitor *m;
+    const region *g = nth_region(d, r, &m);
+    return g && g->id >= 0 ? g->nodes * m->nfreq : 0;
+}
+
+int yee_dft_set_transfer(yee_dft_set *d, int r, double *re, double *im, int set, yee_err *err)
+{
+    const monitor *m;
+    const region *g = nth_region(d, r, &m);
+    if (!g || g->id < 0)
+        return YEE_OK;
+    return d->be->dft_transfer(d->ctx, g->id, re, im, set, err);
+}
+
+void yee_dft_set_destroy(yee_dft_set *d)
+{
+    if (!d)
+        return;
+    for (int q = 0; q < d->nmon; q++) {
+        for (int f = 0; f < d->mon[q].nfaces; f++)
+            for (int k = 0; k < 4; k++)
+                free(d->mon[q].faces[f].reg[k].weight);
+        free(d->mon[q].freq);
+        free(d->mon[q].ph_e);
+        free(d->mon[q].ph_h);
+    }
+    free(d->mon);
+    free(d);
+}

@@ -1,0 +1,512 @@
+/* solver/tfsf.c -- TFSF plane waves and Gaussian beams: the 1-D incident grid, the face
+ * corrections, and the dispersion matching between the two grids (see solver/tfsf.h). */
+#include "solver/tfsf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/grid.h"
+#include "solver/source.h"
+
+#define PAD_CELLS 4   /* 1-D cells before the entry corner: room for the interpolation stencil */
+#define ABS_CELLS 60  /* graded absorbing layer at the far end of the 1-D grid */
+
+/* One correction: target field node, and the incident value it needs as
+ * coef_i * aux_i(x) + coef_q * aux_q(x), aux the 1-D E (for M) or H (for J) of the in-phase and
+ * quadrature grids, x the fractional 1-D index of the node. */
+typedef struct term {
+    int comp;          /* 0..2: J into E, 3..5: M into H */
+    int i, j, k;       /* local node */
+    double coef_i, coef_q;
+    double x;          /* 1-D position: index into e (M terms) or h (J terms) */
+} term;
+
+/* A 1-D Yee line: e[m] at xi0 + m d, h[m] at xi0 + (m + 1/2) d. */
+typedef struct line1d {
+    double *e, *h;
+} line1d;
+
+struct yee_tfsf {
+    const yee_source_cfg *src;
+    double dt, d, eps1;     /* 1-D time step, spacing, (matched) permittivity */
+    double lead;            /* time the hard source runs ahead of the entry corner */
+    int m;                  /* 1-D E nodes */
+    double *ce, *de;        /* per-node E update factors (loss in the absorbing layer) */
+    double *ch, *dh;
+    int nlines;             /* 1: plane wave, 2: beam (in-phase and quadrature carrier) */
+    line1d line[2];
+    long step;              /* completed steps of the 1-D grid */
+    int nh, ne;
+    term *th, *te;          /* M terms, then J terms (targets may repeat: edges) */
+    double end_time;
+};
+
+/* ---- 1-D grid ---- */
+
+/* Cubic Lagrange interpolation of a[] at fractional index x (clamped to the array). */
+static double interp(const double *a, int n, double x)
+{
+    int m = (int)floor(x);
+    if (m < 1)
+        m = 1;
+    if (m > n - 3)
+        m = n - 3;
+    const double t = x - m;
+    const double w0 = -t * (t - 1) * (t - 2) / 6, w1 = (t + 1) * (t - 1) * (t - 2) / 2;
+    const double w2 = -(t + 1) * t * (t - 2) / 2, w3 = (t + 1) * t * (t - 1) / 6;
+    return w0 * a[m - 1] + w1 * a[m] + w2 * a[m + 1] + w3 * a[m + 2];
+}
+
+/* |k| of a plane wave along unit vector u at angular frequency w on the 3-D Yee grid (Taflove &
+ * Hagness eq. 4.12): eps (sin(w dt/2)/dt)^2 = sum_a (sin(k u_a dx_a/2)/dx_a)^2, by bisection
+ * (the right side grows with k up to the first grid cutoff). */
+static double k_numerical(const double u[3], const double dx[3], double dt, double eps, double w)
+{
+    const double lhs = eps * pow(sin(0.5 * w * dt) / dt, 2);
+    double hi = INFINITY;
+    for (int a = 0; a < 3; a++)
+        if (fabs(u[a]) > 1e-12 && M_PI / (fabs(u[a]) * dx[a]) < hi)
+            hi = M_PI / (fabs(u[a]) * dx[a]);
+    double lo = 0.0;
+    for (int it = 0; it < 200; it++) {
+        const double k = 0.5 * (lo + hi);
+        double rhs = 0.0;
+        for (int a = 0; a < 3; a++)
+            rhs += pow(sin(0.5 * k * u[a] * dx[a]) / dx[a], 2);
+        if (rhs < lhs)
+            lo = k;
+        else
+            hi = k;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static int alloc_line(yee_tfsf *t, int q)
+{
+    t->line[q].e = (double *)calloc((size_t)t->m + 1, sizeof(double));
+    t->line[q].h = (double *)calloc((size_t)t->m + 1, sizeof(double));
+    return t->line[q].e && t->line[q].h;
+}
+
+/* Update factors with a graded conductivity over the last ABS_CELLS nodes, impedance-matched
+ * (sigma_m = sigma / eps) so the layer itself does not reflect (Berenger's condition in 1-D). */
+static int setup_factors(yee_tfsf *t)
+{
+    const int m = t->m;
+    t->ce = (double *)malloc((size_t)(m + 1) * sizeof(double));
+    t->de = (double *)malloc((size_t)(m + 1) * sizeof(double));
+    t->ch = (double *)malloc((size_t)(m + 1) * sizeof(double));
+    t->dh = (double *)malloc((size_t)(m + 1) * sizeof(double));
+    if (!t->ce || !t->de || !t->ch || !t->dh)
+        return 0;
+    const double len = ABS_CELLS * t->d;
+    /* R = exp(-2 int sigma / (eps v)) = 1e-12 for a cubic grading (Taflove eq. 7.60) */
+    const double smax = 4.0 * 27.6 * sqrt(t->eps1) / (2.0 * len);
+    const int start = m - ABS_CELLS;
+    for (int i = 0; i <= m; i++) {
+        const double xe = i > start ? (i - start) * t->d / len : 0.0;
+        const double xh = i + 0.5 > start ? (i + 0.5 - start) * t->d / len : 0.0;
+        const double se = smax * xe * xe * xe * t->dt / (2.0 * t->eps1);
+        const double sh = smax * xh * xh * xh * t->dt / (2.0 * t->eps1);
+        t->ce[i] = (1 - se) / (1 + se);
+        t->de[i] = t->dt / (t->eps1 * t->d) / (1 + se);
+        t->ch[i] = (1 - sh) / (1 + sh);
+        t->dh[i] = t->dt / t->d / (1 + sh);
+    }
+    return 1;
+}
+
+static void advance_h(yee_tfsf *t)
+{
+    for (int q = 0; q < t->nlines; q++) {
+        double *e = t->line[q].e, *h = t->line[q].h;
+        for (int i = 0; i < t->m; i++)
+            h[i] = t->ch[i] * h[i] - t->dh[i] * (e[i + 1] - e[i]);
+    }
+}
+
+static void advance_e(yee_tfsf *t)
+{
+    t->step++;
+    double in, quad;
+    yee_profile_iq(&t->src->profile, t->step * t->dt + t->lead, &in, &quad);
+    for (int q = 0; q < t->nlines; q++) {
+        double *e = t->line[q].e, *h = t->line[q].h;
+        for (int i = 1; i < t->m; i++)
+            e[i] = t->ce[i] * e[i] - t->de[i] * (h[i] - h[i - 1]);
+        e[0] = q == 0 ? in : quad; /* hard source: the wave only moves away from it */
+    }
+}
+
+/* ---- faces ---- */
+
+typedef struct box_nodes {
+    int face[3][2];    /* face present on axis a, side 0 low / 1 high */
+    int plane[3][2];   /* E node plane of each face (global) */
+    int lo_int[3], hi_int[3];   /* total-field nodes at integer positions, inclusive */
+    int lo_half[3], hi_half[3]; /* ... at half positions (stored at the lower integer) */
+} box_nodes;
+
+typedef struct builder {
+    yee_tfsf *t;
+    const yee_config *cfg;
+    const int *n_local, *offset;
+    double r0[3];        /* entry corner, um */
+    double u[3], pol[3], hdir[3]; /* direction, E and H unit vectors */
+    double hscale;       /* |H| / |E| of the incident wave */
+    double xi0;          /* 1-D coordinate of e[0] */
+    int beam;            /* Gaussian beam weights instead of 1 */
+    double beam_w, beam_R, beam_amp, beam_k; /* w(z), R(z), w0/w(z), n k0 at the source plane */
+    int cap_h, cap_e;
+} builder;
+
+static int push(builder *b, int is_h, const term *tm)
+{
+    yee_tfsf *t = b->t;
+    int *n = is_h ? &t->nh : &t->ne, *cap = is_h ? &b->cap_h : &b->cap_e;
+    term **arr = is_h ? &t->th : &t->te;
+    if (*n == *cap) {
+        const int nc = *cap ? 2 * *cap : 1024;
+        term *g = (term *)realloc(*arr, (size_t)nc * sizeof(term));
+        if (!g)
+            return 0;
+        *arr = g;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = *tm;
+    return 1;
+}
+
+
+/* Complex beam weight at a point of the source plane: amplitude and carrier phase. */
+static void beam_weight(const builder *b, const double p[3], int axis, double *amp, double *phase)
+{
+    double rho2 = 0.0;
+    for (int a = 0; a < 3; a++)
+        if (a != axis)
+            rho2 += pow(p[a] - b->t->src->position[a], 2);
+    *amp = b->beam_amp * exp(-rho2 / (b->beam_w * b->beam_w));
+    /* phase of exp(i k rho^2 / 2R) for fields ~ exp(-i w t): sin(w t + phase) lags by it */
+    *phase = isfinite(b->beam_R) ? -b->beam_k * rho2 / (2.0 * b->beam_R) : 0.0;
+}
+
+/* The corrections of the face normal to p on side `side` (0 low, 1 high). */
+static int build_face(builder *b, const box_nodes *bx, int p, int side)
+{
+    const yee_config *cfg = b->cfg;
+    const int q = (p + 1) % 3, r = (p + 2) % 3;
+    const double s = side == 0 ? 1.0 : -1.0;
+    const int P = bx->plane[p][side];
+    const int Ph = side == 0 ? P - 1 : P; /* storage index of the H plane half a cell outside */
+    /* tangential pairs: (E component on the face, H component outside it, sign of J, of M) */
+    const int ecomp[2] = {q, r};
+    const int hcomp[2] = {3 + r, 3 + q};
+    const double jsign[2] = {-s, +s}, msign[2] = {-s, +s};
+    for (int pair = 0; pair < 2; pair++) {
+        const int ec = ecomp[pair], hc = hcomp[pair];
+        /* the E node of component ec is half along its own axis, integer along the other */
+        const int half_axis = ec;
+        const int lo1 = half_axis == q ? bx->lo_half[q] : bx->lo_int[q];
+        const int hi1 = half_axis == q ? bx->hi_half[q] : bx->hi_int[q];
+        const int lo2 = half_axis == r ? bx->lo_half[r] : bx->lo_int[r];
+        const int hi2 = half_axis == r ? bx->hi_half[r] : bx->hi_int[r];
+        for (int g2 = lo2; g2 <= hi2; g2++)
+            for (int g1 = lo1; g1 <= hi1; g1++) {
+                int ge[3], gh[3];
+                ge[p] = P, ge[q] = g1, ge[r] = g2;
+                gh[p] = Ph, gh[q] = g1, gh[r] = g2;
+                double pe[3], ph[3];
+                for (int a = 0; a < 3; a++) {
+                    pe[a] = yee_node_position(cfg, ec, a, ge[a]);
+                    ph[a] = yee_node_position(cfg, hc, a, gh[a]);
+                }
+                double amp = 1.0, phase = 0.0;
+                if (b->beam)
+                    beam_weight(b, pe, p, &amp, &phase);
+                if (b->beam && amp < 1e-7 * b->beam_amp)
+                    continue;
+                double xie = 0.0, xih = 0.0;
+                for (int a = 0; a < 3; a++) {
+                    xie += b->u[a] * (pe[a] - b->r0[a]);
+                    xih += b->u[a] * (ph[a] - b->r0[a]);
+                }
+                const double ce = amp * cos(phase), se = amp * sin(phase);
+                /* J on E node ec from the incident H component hc - 3 at the H node */
+                const int el[3] = {ge[0] - b->offset[0], ge[1] - b->offset[1],
+                                   ge[2] - b->offset[2]};
+                int mine = 1;
+                for (int a = 0; a < 3; a++)
+                    mine &= el[a] >= 0 && el[a] < b->n_local[a];
+                const double hin = b->hdir[hc - 3] * b->hscale;
+                if (mine && hin != 0.0) {
+                    const double c0 = jsign[pair] * hin / cfg->dx[p];
+                    term tm = {ec, el[0], el[1], el[2], c0 * ce, c0 * se,
+                               (xih - b->xi0) / b->t->d - 0.5};
+                    if (!push(b, 0, &tm))
+                        return 0;
+                }
+                /* M on H node hc from the incident E component ec at the E node */
+                const int hl[3] = {gh[0] - b->offset[0], gh[1] - b->offset[1],
+                                   gh[2] - b->offset[2]};
+                mine = 1;
+                for (int a = 0; a < 3; a++)
+                    mine &= hl[a] >= 0 && hl[a] < b->n_local[a];
+                const double ein = b->pol[ec];
+                if (mine && ein != 0.0) {
+                    const double c0 = msign[pair] * ein / cfg->dx[p];
+                    term tm = {hc, hl[0], hl[1], hl[2], c0 * ce, c0 * se,
+                               (xie - b->xi0) / b->t->d};
+                    if (!push(b, 1, &tm))
+                        return 0;
+                }
+            }
+    }
+    return 1;
+}
+
+/* Permittivity of the background, or 0 when it is not a lossless isotropic dielectric. */
+static double background_eps(const yee_config *cfg)
+{
+    if (cfg->background_material < 0)
+        return cfg->sigma == 0.0 ? cfg->eps_r : 0.0;
+    const yee_material_cfg *m = &cfg->materials[cfg->background_material];
+    if (m->pec || m->npoles || m->sigma != 0.0 || m->eps[0] != m->eps[1] || m->eps[1] != m->eps[2])
+        return 0.0;
+    return m->eps[0];
+}
+
+int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n_local[3],
+                    const int offset[3], yee_tfsf **out, yee_err *err)
+{
+    *out = NULL;
+    const double eps = background_eps(cfg);
+    if (eps <= 0.0)
+        return yee_fail(err, YEE_ERR_DECK,
+                        "%s:%d: source '%s': a plane wave or beam needs a lossless isotropic "
+                        "non-dispersive background (background.material)",
+                        cfg->deck_path, sc->line, sc->name);
+    yee_tfsf *t = (yee_tfsf *)calloc(1, sizeof *t);
+    if (!t)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "TFSF source");
+    t->src = sc;
+    t->dt = cfg->dt;
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.t = t;
+    b.cfg = cfg;
+    b.n_local = n_local;
+    b.offset = offset;
+    for (int a = 0; a < 3; a++) {
+        b.u[a] = sc->direction[a];
+        b.pol[a] = sc->polarization[a];
+    }
+    b.hdir[0] = b.u[1] * b.pol[2] - b.u[2] * b.pol[1];
+    b.hdir[1] = b.u[2] * b.pol[0] - b.u[0] * b.pol[2];
+    b.hdir[2] = b.u[0] * b.pol[1] - b.u[1] * b.pol[0];
+
+    /* the total-field box in nodes; faces beyond the domain are dropped */
+    box_nodes bx;
+    memset(&bx, 0, sizeof bx);
+    double lo_um[3], hi_um[3];
+    int rc = YEE_OK;
+    for (int a = 0; a < 3 && rc == YEE_OK; a++) {
+        const int n = cfg->n[a];
+        const double tol = 1e-6 * cfg->dx[a];
+        const double dom_lo = cfg->origin[a], dom_hi = cfg->origin[a] + n * cfg->dx[a];
+        bx.face[a][0] = sc->box_min[a] > dom_lo + tol;
+        bx.face[a][1] = sc->box_max[a] < dom_hi - tol;
+        const int p0 = bx.face[a][0] ? (int)lround((sc->box_min[a] - dom_lo) / cfg->dx[a]) : 0;
+        const int p1 = bx.face[a][1] ? (int)lround((sc->box_max[a] - dom_lo) / cfg->dx[a]) : n;
+        bx.plane[a][0] = p0;
+        bx.plane[a][1] = p1;
+        bx.lo_int[a] = bx.lo_half[a] = p0;
+        bx.hi_int[a] = bx.face[a][1] ? p1 : n - 1;
+        bx.hi_half[a] = p1 - 1;
+        lo_um[a] = dom_lo + p0 * cfg->dx[a];
+        hi_um[a] = dom_lo + p1 * cfg->dx[a];
+        for (int side = 0; side < 2; side++) {
+            if (!bx.face[a][side])
+                continue;
+            const int P = bx.plane[a][side];
+            if (P <= cfg->pml_cells[a][0] || P >= n - cfg->pml_cells[a][1])
+                rc = yee_fail(err, YEE_ERR_DECK,
+                              "%s:%d: source '%s': the %s %c face of the total-field box (node "
+                              "plane %d) must lie inside the domain and outside the PML (planes "
+                              "%d to %d)", cfg->deck_path, sc->line, sc->name,
+                              side ? "high" : "low", "xyz"[a], P, cfg->pml_cells[a][0] + 1,
+                              n - cfg->pml_cells[a][1] - 1);
+        }
+        if (!bx.face[a][0] && !bx.face[a][1] && fabs(b.u[a]) > 1e-9 &&
+            cfg->boundary[a][0] == YEE_BC_PERIODIC)
+            rc = yee_fail(err, YEE_ERR_DECK,
+                          "%s:%d: source '%s': the wave crosses the periodic %c axis at an angle "
+                          "(direction %c = %g); that needs Bloch-periodic boundaries, which yee "
+                          "does not have: use normal incidence on periodic axes",
+                          cfg->deck_path, sc->line, sc->name, "xyz"[a], "xyz"[a], b.u[a]);
+    }
+    if (rc != YEE_OK) {
+        yee_tfsf_destroy(t);
+        return rc;
+    }
+
+    /* the entry corner: the box corner the wave reaches first; 1-D coordinate xi from there */
+    double xi_max = 0.0;
+    for (int a = 0; a < 3; a++)
+        b.r0[a] = b.u[a] >= 0 ? lo_um[a] : hi_um[a];
+    for (int a = 0; a < 3; a++)
+        xi_max += fabs(b.u[a]) * (hi_um[a] - lo_um[a]);
+    /* 1-D spacing: the cell size along the dominant axis (exact for axis-aligned incidence) */
+    int amax = 0;
+    for (int a = 1; a < 3; a++)
+        if (fabs(b.u[a]) > fabs(b.u[amax]))
+            amax = a;
+    t->d = cfg->dx[amax];
+    t->eps1 = eps;
+    const double f0 = sc->profile.frequency;
+    if (fabs(b.u[amax]) < 1.0 - 1e-12 && f0 > 0) {
+        const double w = 2 * M_PI * f0;
+        const double k = k_numerical(b.u, cfg->dx, t->dt, eps, w);
+        t->eps1 = pow(sin(0.5 * k * t->d) / t->d, 2) / pow(sin(0.5 * w * t->dt) / t->dt, 2);
+    }
+    b.hscale = sqrt(eps); /* |H| = n |E| in normalized units; the 1-D H carries sqrt(eps1) */
+    b.hscale /= sqrt(t->eps1);
+    b.xi0 = -PAD_CELLS * t->d;
+    t->lead = PAD_CELLS * t->d * sqrt(t->eps1);
+    t->m = (int)ceil((xi_max - b.xi0) / t->d) + 2 * PAD_CELLS + ABS_CELLS;
+    t->nlines = sc->kind == YEE_SRC_GAUSSIAN_BEAM ? 2 : 1;
+    t->end_time = yee_profile_end(&sc->profile) + (xi_max + 2 * PAD_CELLS * t->d) * sqrt(eps);
+    if (sc->kind == YEE_SRC_GAUSSIAN_BEAM) {
+        const double n = sqrt(eps);
+        const double zr = M_PI * sc->waist * sc->waist * n * f0; /* Rayleigh range */
+        const double z = -sc->focus;                             /* source plane vs focus */
+        b.beam = 1;
+        b.beam_w = sc->waist * sqrt(1 + (z / zr) * (z / zr));
+        b.beam_R = z != 0.0 ? z * (1 + (zr / z) * (zr / z)) : INFINITY;
+        b.beam_amp = sc->waist / b.beam_w;
+        b.beam_k = 2 * M_PI * n * f0;
+    }
+    for (int q = 0; q < t->nlines && rc == YEE_OK; q++)
+        if (!alloc_line(t, q))
+            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "TFSF 1-D grid");
+    if (rc == YEE_OK && !setup_factors(t))
+        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "TFSF 1-D grid");
+    for (int a = 0; a < 3 && rc == YEE_OK; a++)
+        for (int side = 0; side < 2 && rc == YEE_OK; side++)
+            if (bx.face[a][side] && !build_face(&b, &bx, a, side))
+                rc = YEE_FAIL(err, YEE_ERR_NOMEM, "TFSF corrections");
+    if (rc != YEE_OK) {
+        yee_tfsf_destroy(t);
+        return rc;
+    }
+    /* the 1-D E at time 0: the source value at t = 0 (zero for every built-in profile) */
+    double in, quad;
+    yee_profile_iq(&sc->profile, t->lead, &in, &quad);
+    t->line[0].e[0] = in;
+    if (t->nlines == 2)
+        t->line[1].e[0] = quad;
+    *out = t;
+    return YEE_OK;
+}
+
+int yee_tfsf_count_h(const yee_tfsf *t)
+{
+    return t->nh;
+}
+
+int yee_tfsf_count_e(const yee_tfsf *t)
+{
+    return t->ne;
+}
+
+static int emit(const yee_tfsf *t, const term *terms, int n, int use_h, yee_point_current *out)
+{
+    const int len = t->m + 1;
+    for (int s = 0; s < n; s++) {
+        const term *tm = &terms[s];
+        double v = tm->coef_i * interp(use_h ? t->line[0].h : t->line[0].e, len, tm->x);
+        if (t->nlines == 2)
+            v += tm->coef_q * interp(use_h ? t->line[1].h : t->line[1].e, len, tm->x);
+        out[s].comp = tm->comp;
+        out[s].i = tm->i;
+        out[s].j = tm->j;
+        out[s].k = tm->k;
+        out[s].j_value = (yee_real)v;
+    }
+    return n;
+}
+
+int yee_tfsf_h_step(yee_tfsf *t, yee_point_current *out)
+{
+    const int n = emit(t, t->th, t->nh, 0, out);
+    advance_h(t);
+    return n;
+}
+
+int yee_tfsf_e_step(yee_tfsf *t, yee_point_current *out)
+{
+    const int n = emit(t, t->te, t->ne, 1, out);
+    advance_e(t);
+    return n;
+}
+
+double yee_tfsf_end_time(const yee_tfsf *t)
+{
+    return t->end_time;
+}
+
+double yee_tfsf_incident_e(const yee_tfsf *t, double xi)
+{
+    return interp(t->line[0].e, t->m + 1, (xi + PAD_CELLS * t->d) / t->d);
+}
+
+size_t yee_tfsf_state_size(const yee_tfsf *t)
+{
+    return sizeof(int64_t) + 2 * (size_t)t->nlines * (size_t)(t->m + 1) * sizeof(double);
+}
+
+void yee_tfsf_state_save(const yee_tfsf *t, void *buf)
+{
+    const int64_t step = t->step;
+    const size_t len = (size_t)(t->m + 1) * sizeof(double);
+    char *p = (char *)buf;
+    memcpy(p, &step, sizeof step);
+    p += sizeof step;
+    for (int q = 0; q < t->nlines; q++) {
+        memcpy(p, t->line[q].e, len);
+        memcpy(p + len, t->line[q].h, len);
+        p += 2 * len;
+    }
+}
+
+void yee_tfsf_state_load(yee_tfsf *t, const void *buf)
+{
+    int64_t step;
+    const size_t len = (size_t)(t->m + 1) * sizeof(double);
+    const char *p = (const char *)buf;
+    memcpy(&step, p, sizeof step);
+    t->step = (long)step;
+    p += sizeof step;
+    for (int q = 0; q < t->nlines; q++) {
+        memcpy(t->line[q].e, p, len);
+        memcpy(t->line[q].h, p + len, len);
+        p += 2 * len;
+    }
+}
+
+void yee_tfsf_destroy(yee_tfsf *t)
+{
+    if (!t)
+        return;
+    for (int q = 0; q < 2; q++) {
+        free(t->line[q].e);
+        free(t->line[q].h);
+    }
+    free(t->ce);
+    free(t->de);
+    free(t->ch);
+    free(t->dh);
+    free(t->th);
+    free(t->te);
+    free(t);
+}

@@ -1,0 +1,4 @@
+# validation/beam: Gaussian-beam source vs paraxial beam widths, and one-way launching.
+yee_add_test(NAME validation_beam LABELS validation physics TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_beam.py --yee $<TARGET_FILE:yee>
+          --deck ${CMAKE_CURRENT_LIST_DIR}/beam.cfg --work ${CMAKE_CURRENT_BINARY_DIR}/beam)
