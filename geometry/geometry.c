@@ -32,6 +32,7 @@ int yee_shape_contains(const yee_shape_cfg *s, const double p[3])
     const double q[3] = {p[0] - s->center[0], p[1] - s->center[1], p[2] - s->center[2]};
     switch (s->kind) {
     case YEE_SHAPE_BOX:
+    case YEE_SHAPE_VOXELS:
         return fabs(q[0]) <= 0.5 * s->size[0] && fabs(q[1]) <= 0.5 * s->size[1] &&
                fabs(q[2]) <= 0.5 * s->size[2];
     case YEE_SHAPE_SPHERE:
@@ -67,6 +68,27 @@ int yee_shape_contains(const yee_shape_cfg *s, const double p[3])
     }
     }
     return 0;
+}
+
+/* The voxel of block s (its box holds p) that contains p: index floor((p - lo) / width) per
+ * axis, so a point on a face between two voxels belongs to the higher one; the clamp gives the
+ * points on the block's upper faces to the last voxel. Piecewise constant, never interpolated. */
+static int voxel_material(const yee_shape_cfg *s, const double p[3])
+{
+    int64_t idx[3];
+    for (int a = 0; a < 3; a++) {
+        const double lo = s->center[a] - 0.5 * s->size[a];
+        const double u = floor((p[a] - lo) / s->size[a] * s->vox_n[a]);
+        idx[a] = u < 0 ? 0 : u >= s->vox_n[a] ? s->vox_n[a] - 1 : (int64_t)u;
+    }
+    return s->vox[idx[0] + s->vox_n[0] * (idx[1] + (int64_t)s->vox_n[1] * idx[2])];
+}
+
+int yee_shape_material_at(const yee_shape_cfg *s, const double p[3])
+{
+    if (!yee_shape_contains(s, p))
+        return -1;
+    return s->kind == YEE_SHAPE_VOXELS ? voxel_material(s, p) : s->material;
 }
 
 /* Bounding box of the first copy of s, a hair wider than yee_shape_bbox so the box test never
@@ -110,9 +132,9 @@ static int material_at(const raster *r, const int *cand, int ncand, const double
             p[2] < cp->lo[2] || p[2] > cp->hi[2])
             continue;
         const double local[3] = {p[0] - cp->off[0], p[1] - cp->off[1], p[2] - cp->off[2]};
-        const yee_shape_cfg *s = &r->cfg->shapes[cp->shape];
-        if (yee_shape_contains(s, local))
-            return s->material;
+        const int m = yee_shape_material_at(&r->cfg->shapes[cp->shape], local);
+        if (m >= 0)
+            return m;
     }
     return -1;
 }
@@ -361,7 +383,8 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
         int k = 0;
         for (int s = 0; s < cfg->nshapes; s++) {
             const yee_shape_cfg *sh = &cfg->shapes[s];
-            if (sh->material < 0 || sh->material >= nm)
+            /* a voxel block's materials are per voxel (deck-checked); others have one */
+            if (sh->kind == YEE_SHAPE_VOXELS ? !sh->vox : (sh->material < 0 || sh->material >= nm))
                 continue;
             double blo[3], bhi[3];
             shape_box(sh, blo, bhi);

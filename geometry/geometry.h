@@ -18,6 +18,10 @@
  * log(eps) between the smallest and largest averageable permittivity, a relative error of at
  * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error). Nodes whose dual cell touches a
  * conductor, a PEC or a dispersive material are not averaged: they take the medium at the node.
+ *
+ * A voxel block (deck type "voxels") is a box whose material varies per voxel: every point query,
+ * nodes and averaging samples alike, takes the voxel containing the point (piecewise constant,
+ * yee_shape_material_at), so voxel faces are averaged as any other dielectric interface.
  */
 #ifndef YEE_GEOMETRY_GEOMETRY_H
 #define YEE_GEOMETRY_GEOMETRY_H
@@ -65,8 +69,14 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
 void yee_geometry_free(yee_geo *g);
 
 /* 1 when point p (um) lies inside the first copy of shape s (surface included); for lattice copy
- * (i, j, k) pass p - i a1 - j a2 - k a3. */
+ * (i, j, k) pass p - i a1 - j a2 - k a3. A voxel block contains its whole box. */
 int yee_shape_contains(const yee_shape_cfg *s, const double p[3]);
+
+/* Material (index into cfg->materials) that shape s gives point p, or -1 when p is outside it.
+ * A voxel block gives the material of the voxel containing p (nearest, piecewise constant: voxel
+ * (i, j, k) spans lo + [i, i+1) * size / vox_n per axis; a point on a face shared by two voxels
+ * takes the higher one, a point on the block's outer surface the voxel on that surface). */
+int yee_shape_material_at(const yee_shape_cfg *s, const double p[3]);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,8 @@ source) and applies a window, zero-pads to --pad times its length (a power of tw
 magnitude of the discrete Fourier transform times dt (an approximation of the continuous
 transform: normalized field units of docs/units.md times fs) against frequency in THz, with the
 vacuum wavelength in um on a secondary axis. --resonances overlays the modes listed
-by `yee-resonances RUN.h5 --probe NAME > modes.txt`.
-Doesn't: normalize by the source spectrum, find resonances itself (use yee-resonances), or read
+by `yee resonances RUN.h5 --probe NAME > modes.txt`.
+Doesn't: normalize by the source spectrum, find resonances itself (use `yee resonances`), or read
 flux monitors yet (a later --flux NAME will read /flux/<name> the same way; see docs/postproc.md).
 
 Example: plot_spectrum.py out/dipole.h5 --probe far --component Ez --out far.png --csv far.csv
@@ -75,7 +75,7 @@ def freq_range(args, s):
 
 
 def read_resonances(path):
-    """(freq_THz, Q) pairs from yee-resonances output (comment lines start with '#')."""
+    """(freq_THz, Q) pairs from `yee resonances` output (comment lines start with '#')."""
     modes = []
     try:
         with open(path) as f:
@@ -87,12 +87,12 @@ def read_resonances(path):
                 try:
                     modes.append((float(cols[0]), float(cols[4])))
                 except (ValueError, IndexError):
-                    raise YeeError("%s:%d: not a yee-resonances line (freq_THz freq_c_um "
+                    raise YeeError("%s:%d: not a `yee resonances` line (freq_THz freq_c_um "
                                    "wavelength_um decay_per_fs Q amplitude error)" % (path, n))
     except OSError as e:
         raise YeeError("cannot read resonances '%s': %s" % (path, e.strerror or e))
     except UnicodeDecodeError:
-        raise YeeError("%s is not a text file of yee-resonances output" % path)
+        raise YeeError("%s is not a text file of `yee resonances` output" % path)
     return modes
 
 
@@ -195,7 +195,7 @@ def main(argv=None):
                    help="zero-pad to at least PAD x the number of samples (default 8)")
     p.add_argument("--db", action="store_true", help="magnitude in dB relative to the peak")
     p.add_argument("--resonances", default=None, metavar="FILE",
-                   help="overlay the modes of a yee-resonances output file")
+                   help="overlay the modes of a `yee resonances` output file")
     p.add_argument("--size", type=parse_size, default=(800, 500), metavar="WxH",
                    help="image size in pixels (default 800x500)")
     p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")

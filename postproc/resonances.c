@@ -1,6 +1,7 @@
-/* postproc/resonances.c -- `yee-resonances RUN.h5 --probe NAME`: resonant frequencies, decay
+/* postproc/resonances.c -- `yee resonances RUN.h5 --probe NAME`: resonant frequencies, decay
  * rates and quality factors of a probe's time series by filter diagonalization (libharminv,
  * Mandelshtam & Taylor 1997), as Meep's Harminv does. Reads the file; never runs a simulation.
+ * A subcommand of `yee` (solver/main.c dispatches to yee_resonances_main), not a program.
  *
  * Output: one line per mode, sorted by frequency, columns
  *   freq_THz  freq_c_um  wavelength_um  decay_per_fs  Q  amplitude  error
@@ -14,12 +15,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "postproc/resonances.h"
+
 #include "io/config.h"
 #include "io/h5read.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: yee-resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz]\n"
+    fputs("usage: yee resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz]\n"
           "                      [--start FS] [--modes N] [--max-error E]\n"
           "Extracts resonances (frequency, decay, Q) from a probe's time series with harminv.\n"
           "--start skips the part of the series before the given time (the source), fs.\n",
@@ -36,7 +39,7 @@ static int by_freq(const void *a, const void *b)
     return (fa > fb) - (fa < fb);
 }
 
-int main(int argc, char **argv)
+int yee_resonances_main(int argc, char **argv)
 {
     const char *path = NULL, *probe = NULL, *component = NULL;
     double fmin_thz = -1.0, fmax_thz = -1.0, start_fs = 0.0, max_error = 1e-2;
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
         } else if (a[0] != '-' && !path) {
             path = a;
         } else {
-            fprintf(stderr, "yee-resonances: unexpected argument '%s'\n", a);
+            fprintf(stderr, "yee resonances: unexpected argument '%s'\n", a);
             usage(stderr);
             return 2;
         }
@@ -76,7 +79,7 @@ int main(int argc, char **argv)
     yee_probe_series s;
     yee_err err;
     if (yee_h5_read_probe(path, probe, &s, &err) < 0) {
-        fprintf(stderr, "yee-resonances: %s\n", err.msg);
+        fprintf(stderr, "yee resonances: %s\n", err.msg);
         return 1;
     }
     int col = 0;
@@ -86,7 +89,7 @@ int main(int argc, char **argv)
             if (strcasecmp(s.components[c], component) == 0)
                 col = c;
         if (col < 0) {
-            fprintf(stderr, "yee-resonances: probe '%s' has no component '%s'\n", probe, component);
+            fprintf(stderr, "yee resonances: probe '%s' has no component '%s'\n", probe, component);
             yee_probe_series_free(&s);
             return 1;
         }
@@ -97,7 +100,7 @@ int main(int argc, char **argv)
         first = 0;
     const long n = s.nsteps - first;
     if (n < 16) {
-        fprintf(stderr, "yee-resonances: only %ld samples after --start %g fs\n", n, start_fs);
+        fprintf(stderr, "yee resonances: only %ld samples after --start %g fs\n", n, start_fs);
         yee_probe_series_free(&s);
         return 1;
     }

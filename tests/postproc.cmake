@@ -40,10 +40,10 @@ ${YEE_PP_CHECK} far.png 800 500 && \
 '${YEE_PYTHON}' '${YEE_PP_SRC}/check_spectrum.py' far.csv 299.792458 0.10")
 list(APPEND YEE_PP_TESTS postproc_spectrum)
 
-# A wavelength range, a window, dB, and the modes of yee-resonances overlaid.
+# A wavelength range, a window, dB, and the modes of `yee resonances` overlaid.
 yee_add_test(NAME postproc_spectrum_resonances LABELS unit TIMEOUT 120
   COMMAND sh -c "cd '${YEE_PP_DIR}' && \
-'$<TARGET_FILE:yee-resonances>' small.h5 --probe near --fmin 150 --fmax 600 > modes.txt && \
+'$<TARGET_FILE:yee>' resonances small.h5 --probe near --fmin 150 --fmax 600 > modes.txt && \
 '${YEE_PYTHON}' '${YEE_PP_TOOLS}/plot_spectrum.py' small.h5 --probe near --component Hy \
 --wl-min 0.5 --wl-max 2.0 --window hann --db --resonances modes.txt --size 600x400 \
 --out near.png && \
@@ -97,7 +97,47 @@ yee_pp_error(missing_file "cannot open 'missing.h5': no such file"
   ${YEE_PP_TOOLS}/plot_spectrum.py missing.h5 --probe far)
 yee_pp_error(resonances_file "cannot read resonances 'missing.txt'"
   ${YEE_PP_TOOLS}/plot_spectrum.py small.h5 --probe far --resonances missing.txt)
+# The same for the C subcommands of yee (postproc/resonances.c, postproc/export_vtk.c).
+function(yee_pp_cli_error name regex)
+  yee_add_test(NAME postproc_error_${name} LABELS unit TIMEOUT 120
+    COMMAND ${YEE_PP_EXPECT} fail ${YEE_PP_DIR} $<TARGET_FILE:yee> ${ARGN} PASS_REGEX "${regex}")
+  set(YEE_PP_TESTS ${YEE_PP_TESTS} postproc_error_${name} PARENT_SCOPE)
+endfunction()
+yee_pp_cli_error(resonances_probe
+  "yee resonances: 'small.h5' has no probe 'nope' \\(probes: far, near\\)"
+  resonances small.h5 --probe nope)
+yee_pp_cli_error(export_vtk_monitor
+  "yee export-vtk: error: 'small.h5' has no snapshot monitor 'nope' \\(monitors: box, geometry, xy\\)"
+  export-vtk small.h5 --monitor nope)
+yee_pp_cli_error(export_vtk_component
+  "yee export-vtk: error: snapshot monitor 'xy' has no component 'Hx' \\(components: Ez\\)"
+  export-vtk small.h5 --monitor xy --component Hx)
+yee_pp_cli_error(export_vtk_step
+  "yee export-vtk: error: snapshot monitor 'xy' has no frame at step 7 \\(steps written: 20, 40, 60,"
+  export-vtk small.h5 --monitor xy --step 7)
+yee_pp_cli_error(export_vtk_file "yee export-vtk: error: cannot open 'missing.h5': No such file"
+  export-vtk missing.h5)
 set_tests_properties(${YEE_PP_TESTS} PROPERTIES FIXTURES_REQUIRED yee_postproc_run)
+
+# `yee export-vtk`: a run of small.cfg whose snapshots also write VTK (vtk = true), exported again
+# with --all: VTK's own reader must give every HDF5 frame bit for bit and the run's own files byte
+# for byte (check_export_vtk.py). Then the selections: --monitor/--step gives exactly that file,
+# and no option the last frame of each of the 6 datasets (box Ex, Ez; geometry Ex, Ey, Ez; xy Ez).
+set(YEE_PP_VTK ${CMAKE_CURRENT_BINARY_DIR}/postproc_export_vtk)
+yee_add_test(NAME postproc_export_vtk LABELS unit TIMEOUT 120
+  COMMAND sh -c "rm -rf '${YEE_PP_VTK}' && \
+'$<TARGET_FILE:yee>' run '${YEE_PP_SRC}/small.cfg' --out '${YEE_PP_VTK}/run' --quiet \
+--set 'monitors[2].vtk=true' --set 'monitors[3].vtk=true' && \
+'$<TARGET_FILE:yee>' export-vtk '${YEE_PP_VTK}/run/small.h5' --all --out '${YEE_PP_VTK}/all' \
+--quiet && \
+'${YEE_PYTHON}' '${YEE_PP_SRC}/check_export_vtk.py' '${YEE_PP_VTK}/run/small.h5' \
+'${YEE_PP_VTK}/all' '${YEE_PP_VTK}/run' && \
+'$<TARGET_FILE:yee>' export-vtk '${YEE_PP_VTK}/run/small.h5' --monitor xy --step 40 \
+--out '${YEE_PP_VTK}/one' && test \"$(ls '${YEE_PP_VTK}/one')\" = small_xy_Ez_000040.vtk && \
+cmp '${YEE_PP_VTK}/one/small_xy_Ez_000040.vtk' '${YEE_PP_VTK}/run/small_xy_Ez_000040.vtk' && \
+'$<TARGET_FILE:yee>' export-vtk '${YEE_PP_VTK}/run/small.h5' --out '${YEE_PP_VTK}/last' && \
+test \"$(ls '${YEE_PP_VTK}/last' | grep -c '_000300.vtk$')\" = 3 && \
+test \"$(ls '${YEE_PP_VTK}/last' | wc -l)\" = 6")
 
 # --help of every script (no run needed).
 foreach(tool plot_snapshot plot_spectrum animate)

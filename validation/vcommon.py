@@ -3,7 +3,7 @@ import subprocess
 
 
 def run(cmd):
-    """Run a command (yee, yee-resonances); on failure show its output and fail the test."""
+    """Run a command (yee, yee resonances); on failure show its output and fail the test."""
     print("+ " + " ".join(cmd), flush=True)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:

@@ -2,7 +2,7 @@
 """validation/cavity -- PEC rectangular cavity modes against the Yee discrete dispersion relation.
 
 Runs cavity.cfg (1.0 x 0.7 x 0.6 um PEC box, three broadband off-centre dipoles), extracts the
-resonances of the probe's Ex, Ey and Ez with yee-resonances (harminv) and checks, for the lowest
+resonances of the probe's Ex, Ey and Ez with `yee resonances` (harminv) and checks, for the lowest
 NMODES modes (m, n, p) with at least two non-zero indices:
   1. f_yee matches the discrete Yee frequency, from
        sin^2(w dt/2) / dt^2 = sum_a sin^2(k_a dx_a/2) / dx_a^2,  k_a = m_a pi / L_a,
@@ -49,10 +49,11 @@ def box_modes(L, dx, dt, fmax):
     return out
 
 
-def resonances(tool, h5, probe, comp, fmin, fmax, start_fs):
-    """yee-resonances lines as (f c/um, Q, amplitude, error)."""
-    txt = run([tool, h5, "--probe", probe, "--component", comp, "--fmin", "%.6f" % (fmin * C_THZ),
-               "--fmax", "%.6f" % (fmax * C_THZ), "--start", "%g" % start_fs])
+def resonances(yee, h5, probe, comp, fmin, fmax, start_fs):
+    """`yee resonances` lines as (f c/um, Q, amplitude, error)."""
+    txt = run([yee, "resonances", h5, "--probe", probe, "--component", comp,
+               "--fmin", "%.6f" % (fmin * C_THZ), "--fmax", "%.6f" % (fmax * C_THZ),
+               "--start", "%g" % start_fs])
     res = []
     for line in txt.splitlines():
         if line.startswith("#") or not line.strip() or line.startswith("+"):
@@ -65,7 +66,6 @@ def resonances(tool, h5, probe, comp, fmin, fmax, start_fs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--yee", required=True)
-    ap.add_argument("--resonances", required=True)
     ap.add_argument("--deck", default=os.path.join(os.path.dirname(__file__), "cavity.cfg"))
     ap.add_argument("--work", required=True)
     ap.add_argument("--start-fs", type=float, default=15.0, help="skip the source (fs)")
@@ -85,7 +85,7 @@ def main():
     found = []
     for comp in ("Ex", "Ey", "Ez"):
         found += [(f, q, amp, e, comp) for f, q, amp, e in
-                  resonances(a.resonances, h5, "p", comp, fmin, fmax, a.start_fs)]
+                  resonances(a.yee, h5, "p", comp, fmin, fmax, a.start_fs)]
 
     nfail = 0
     print("%-10s %12s %12s %12s %10s %10s %10s" % ("mode", "f_yee", "f_disc", "f_cont",

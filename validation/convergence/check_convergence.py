@@ -3,7 +3,7 @@
 
 Runs the cavity deck of validation/cavity (1.0 x 0.7 x 0.6 um PEC box) at resolutions R, 2R, 4R
 (default 10, 20, 40 cells/um; courant fixed, so dt shrinks with dx), extracts the (1,1,0) mode
-frequency from the probe's Ez with yee-resonances, and forms the error against the continuum
+frequency from the probe's Ez with `yee resonances`, and forms the error against the continuum
 f_cont = 0.5 sqrt(1/Lx^2 + 1/Ly^2). Each halving of dx must divide the error by 4 +- 0.6
 (order log2(ratio) ~ 2). The discrete Yee dispersion relation's own prediction of the ratio is
 printed alongside. Prints PASS|FAIL lines, exits 1 on FAIL. Does not check the other modes
@@ -33,7 +33,6 @@ def discrete(m, L, dx, dt):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--yee", required=True)
-    ap.add_argument("--resonances", required=True)
     ap.add_argument("--deck", required=True, help="validation/cavity/cavity.cfg")
     ap.add_argument("--work", required=True)
     ap.add_argument("--resolutions", default="10,20,40")
@@ -52,7 +51,7 @@ def main():
         L = [ni * di for ni, di in zip(n, dx)]
         fc = 0.5 * math.sqrt(sum((mi / li) ** 2 for mi, li in zip(MODE, L)))
         fd = discrete(MODE, L, dx, dt)
-        txt = run([a.resonances, h5, "--probe", "p", "--component", "Ez",
+        txt = run([a.yee, "resonances", h5, "--probe", "p", "--component", "Ez",
                    "--fmin", "%.6f" % (0.9 * fc * C_THZ), "--fmax", "%.6f" % (1.08 * fc * C_THZ),
                    "--start", "%g" % a.start_fs])
         lines = [[float(x) for x in l.split()] for l in txt.splitlines()

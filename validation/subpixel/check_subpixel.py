@@ -3,7 +3,7 @@
 
 Runs cylinder.cfg (eps 6 rod of radius 0.27 um, off the grid, in a 1 x 1 um PEC square,
 z-invariant, 1500 fs) at 20, 40, 80 cells/um with grid.subpixel = true and false, and a reference at
-160 cells/um with averaging. yee-resonances (harminv) gives the lowest mode from the probe.
+160 cells/um with averaging. `yee resonances` (harminv) gives the lowest mode from the probe.
 Errors are |f_R - f_ref| / f_ref; orders are least-squares slopes of log error against log
 resolution over 20, 40, 80 cells/um.
 Checked (TM: E along the rod, the lowest mode ~0.337 c/um): averaging is at least 3x more
@@ -43,8 +43,8 @@ def mode(a, case, res, subpixel):
     run([a.yee, "run", a.deck, "--out", out, "--quiet", "--set", "grid.resolution=%d" % res,
          "--set", "grid.size=[1.0, 1.0, %.9g]" % (1.0 / res),
          "--set", "grid.subpixel=%s" % ("true" if subpixel else "false")] + extra)
-    txt = run([a.resonances, os.path.join(out, "cylinder.h5"), "--probe", "p", "--component",
-               comp, "--start", "30", "--fmin", "%.4f" % (0.9 * guess * C_THZ),
+    txt = run([a.yee, "resonances", os.path.join(out, "cylinder.h5"), "--probe", "p",
+               "--component", comp, "--start", "30", "--fmin", "%.4f" % (0.9 * guess * C_THZ),
                "--fmax", "%.4f" % (1.1 * guess * C_THZ)])
     lines = [[float(x) for x in l.split()] for l in txt.splitlines()
              if l.strip() and not l.startswith(("#", "+"))]
@@ -63,7 +63,6 @@ def order(res, err):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--yee", required=True)
-    ap.add_argument("--resonances", required=True)
     ap.add_argument("--deck", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--te", action="store_true", help="also run the TE case (reported only)")
