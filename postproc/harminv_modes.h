@@ -1,0 +1,41 @@
+/* postproc/harminv_modes.h -- resonant modes of one real time series by filter diagonalization
+ * (libharminv; Mandelshtam & Taylor 1997), as Meep's Harminv: frequency, decay rate, Q, amplitude.
+ *
+ * Pure computation on an array the caller owns: no file, no MPI, no printing. `yee sweep` uses it
+ * for resonance results (solver/sweep.c); units are whatever the caller's time unit is.
+ */
+#ifndef YEE_POSTPROC_HARMINV_MODES_H
+#define YEE_POSTPROC_HARMINV_MODES_H
+
+#include "common/yee_err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct yee_harminv_mode {
+    double freq;   /* > 0, cycles per time unit of dt */
+    double decay;  /* amplitude decay rate, 1 / time unit (x ~ exp(-decay t)) */
+    double q;      /* quality factor pi f / decay */
+    double amp;    /* |complex amplitude| */
+    double error;  /* harminv's relative error estimate of the frequency */
+} yee_harminv_mode;
+
+/* Modes of the real series x[k * stride], k = 0..n-1, sampled every dt, searched in the band
+ * [fmin, fmax] (same time unit; fmin <= 0 means 1e-3 of Nyquist, fmax <= 0 or above Nyquist means
+ * Nyquist 0.5/dt) with nbasis basis functions (100 is harminv's usual); modes outside the band or
+ * with an error estimate above max_error are dropped. *modes (malloc'd, caller frees; NULL when
+ * none) is sorted by frequency, *nmodes_out its length (0 is not an error).
+ * Errors: YEE_ERR_NUMERIC when n < 16 ("only N samples"), YEE_ERR_NOMEM. */
+int yee_harminv_modes(const double *x, long stride, long n, double dt, double fmin, double fmax,
+                      int nbasis, double max_error, yee_harminv_mode **modes, int *nmodes_out,
+                      yee_err *err);
+
+/* Index of the mode with the largest amplitude, -1 when n == 0. */
+int yee_harminv_strongest(const yee_harminv_mode *modes, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
