@@ -25,14 +25,18 @@ void yee_config_free(yee_config *cfg)
 {
     if (!cfg)
         return;
+    for (int i = 0; i < cfg->nsources && cfg->sources; i++)
+        free(cfg->sources[i].profile.table);
     free(cfg->sources);
     cfg->sources = NULL;
     free(cfg->monitors);
     cfg->monitors = NULL;
     free(cfg->materials);
     cfg->materials = NULL;
-    for (int i = 0; i < cfg->nshapes && cfg->shapes; i++)
+    for (int i = 0; i < cfg->nshapes && cfg->shapes; i++) {
         free(cfg->shapes[i].vert);
+        free(cfg->shapes[i].vox);
+    }
     free(cfg->shapes);
     cfg->shapes = NULL;
     memset(cfg, 0, sizeof *cfg);
@@ -44,6 +48,7 @@ void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3])
         double h = 0;
         switch (s->kind) {
         case YEE_SHAPE_BOX:
+        case YEE_SHAPE_VOXELS:
         case YEE_SHAPE_ELLIPSOID: h = 0.5 * s->size[a]; break;
         case YEE_SHAPE_SPHERE: h = s->radius; break;
         case YEE_SHAPE_CYLINDER:

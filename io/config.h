@@ -39,7 +39,8 @@ typedef enum yee_boundary {
 typedef enum yee_profile_kind {
     YEE_PROFILE_GAUSSIAN = 0, /* sin carrier under a Gaussian envelope (broadband pulse) */
     YEE_PROFILE_CW,           /* sin carrier switched on with a smooth ramp */
-    YEE_PROFILE_RICKER        /* Ricker (Mexican-hat) wavelet: 2nd derivative of a Gaussian */
+    YEE_PROFILE_RICKER,       /* Ricker (Mexican-hat) wavelet: 2nd derivative of a Gaussian */
+    YEE_PROFILE_TABLE         /* samples (t, value) from the deck, linearly interpolated */
 } yee_profile_kind;
 
 /* Time profile of a source. All times in c-units, frequencies in c/um. */
@@ -49,21 +50,39 @@ typedef struct yee_profile {
     double fwidth;    /* gaussian: 1/e half-width of the spectrum (envelope sigma_t = 1/(2 pi fwidth)) */
     double delay;     /* time of the envelope peak (gaussian, ricker) or ramp start (cw) */
     double ramp;      /* cw: duration of the smooth (raised-cosine) turn-on */
-    double amplitude; /* peak value of the current moment I*l in normalized units */
+    double amplitude; /* scale: dipole I*l, volume current density J, plane wave E amplitude */
+    int ntable;       /* table: samples, times increasing (c-units) */
+    double *table;    /* table: 2*ntable values t0, v0, t1, v1, ...; owned by the source */
 } yee_profile;
 
-/* A point dipole: a current moment I*l(t) along one E component at one point. */
+typedef enum yee_source_kind {
+    YEE_SRC_DIPOLE = 0,     /* point current moment I*l on one E component */
+    YEE_SRC_VOLUME,         /* uniform current density over a box (a plane or line: a sheet) */
+    YEE_SRC_PLANEWAVE,      /* total-field/scattered-field plane wave (solver/tfsf.h) */
+    YEE_SRC_GAUSSIAN_BEAM   /* one-sided TFSF sheet with a paraxial Gaussian-beam profile */
+} yee_source_kind;
+
+/* A source (docs/deck.md "Sources"). Which fields apply depends on kind. */
 typedef struct yee_source_cfg {
     int line;               /* deck line of this source's group */
     char name[YEE_NAME_LEN];
-    yee_component component; /* one of YEE_EX..YEE_EZ */
-    double position[3];     /* um */
+    yee_source_kind kind;
+    yee_component component; /* dipole, volume: E (J) or H (magnetic current M) component */
+    double position[3];     /* dipole: point; gaussian_beam: beam axis on the source plane, um */
+    double box_min[3];      /* volume: current box; planewave: total-field box (may exceed */
+    double box_max[3];      /*   the domain: faces outside it are dropped), um */
+    double direction[3];    /* planewave, gaussian_beam: unit propagation vector */
+    double polarization[3]; /* planewave, gaussian_beam: unit E vector, normal to direction */
+    double waist;           /* gaussian_beam: 1/e field radius w0 at the focus, um */
+    double focus;           /* gaussian_beam: distance from the source plane to the focus, um */
     yee_profile profile;
 } yee_source_cfg;
 
 typedef enum yee_monitor_kind {
     YEE_MON_PROBE = 0,   /* time series of components at one point, every step */
-    YEE_MON_SNAPSHOT     /* components over a box, every `interval` steps */
+    YEE_MON_SNAPSHOT,    /* components over a box, every `interval` steps */
+    YEE_MON_FLUX,        /* Poynting flux spectrum through a plane or out of a closed box */
+    YEE_MON_DFT          /* frequency-domain fields (running DFT) over a box */
 } yee_monitor_kind;
 
 typedef struct yee_monitor_cfg {
@@ -77,6 +96,13 @@ typedef struct yee_monitor_cfg {
     long interval;          /* snapshot: steps between frames (>= 1) */
     long start;             /* snapshot: first step written (default 0 = initial fields skipped, see docs) */
     int vtk;                /* snapshot: also write legacy VTK files, one per component and frame */
+    double fmin, fmax;      /* flux, dft: frequency range, c/um (fmin == fmax with nfreq 1) */
+    int nfreq;              /* flux, dft: frequencies, evenly spaced in [fmin, fmax] */
+    double weight;          /* flux: multiplies the flux (-1 counts a plane's flux towards -axis) */
+    char reference[YEE_PATH_LEN];     /* flux: HDF5 file of an earlier run ("" = none) */
+    char reference_monitor[YEE_NAME_LEN]; /* flux: its monitor name (default: this name) */
+    int subtract_reference; /* flux: subtract the reference's DFT fields before the flux */
+    int save_fields;        /* flux: write the faces' DFT fields (for a later subtraction) */
 } yee_monitor_cfg;
 
 /* Dispersive susceptibility terms added to a material's epsilon (docs/deck.md "Materials"), in
@@ -111,22 +137,26 @@ typedef struct yee_material_cfg {
 
 typedef enum yee_shape_kind {
     YEE_SHAPE_BOX = 0, YEE_SHAPE_SPHERE, YEE_SHAPE_CYLINDER, YEE_SHAPE_CONE, YEE_SHAPE_ELLIPSOID,
-    YEE_SHAPE_PRISM
+    YEE_SHAPE_PRISM, YEE_SHAPE_VOXELS
 } yee_shape_kind;
 
 /* One object of the deck's `geometry` list; later objects override earlier ones. Lengths um. */
 typedef struct yee_shape_cfg {
     int line;
     yee_shape_kind kind;
-    int material;        /* index into yee_config.materials */
+    int material;        /* index into yee_config.materials (voxels: -1, see vox) */
     double center[3];
-    double size[3];      /* box, ellipsoid: full extents along x, y, z */
+    double size[3];      /* box, ellipsoid, voxels: full extents along x, y, z */
     double radius;       /* sphere, cylinder; cone: radius at center - height/2 along the axis */
     double radius2;      /* cone: radius at center + height/2 */
     double height;       /* cylinder, cone, prism: length along the axis */
     double axis[3];      /* cylinder, cone, prism: unit vector (prism: a coordinate axis) */
     int nvert;           /* prism: polygon vertices (u, v) relative to center, in the plane of */
     double *vert;        /*   the axes (axis+1, axis+2) mod 3; 2*nvert values, owned */
+    int vox_n[3];        /* voxels: cells of the voxel grid along x, y, z; it spans the box */
+    uint16_t *vox;       /*   (center, size), voxel (i, j, k) at vox[i + n0 (j + n1 k)] holds an
+                          *   index into yee_config.materials; owned. Permittivity data become
+                          *   one material per distinct value (io/deck.c) */
     double lattice[3][3];/* repetition vectors a1, a2, a3 (um) */
     int counts[3];       /* copies at center + i a1 + j a2 + k a3, 0 <= i < counts[0], ... */
 } yee_shape_cfg;
@@ -175,6 +205,11 @@ typedef struct yee_config {
     int subpixel;                /* anisotropic subpixel averaging at dielectric interfaces */
     int subpixel_samples;        /* supersampling points per axis of a dual cell */
     int geometry_out;            /* write the rasterized permittivity to HDF5 (and VTK) */
+
+    /* Checkpoints (docs/checkpoint.md): every checkpoint_interval steps (0: only on SIGTERM or
+     * SIGUSR1) into checkpoint_dir ("" = out_dir). */
+    long checkpoint_interval;
+    char checkpoint_dir[YEE_PATH_LEN];
 } yee_config;
 
 /* Name of a component ("Ex", ...); NULL for an invalid value. */
@@ -184,8 +219,8 @@ const char *yee_component_name(int c);
 int yee_component_parse(const char *s);
 
 /* Axis-aligned bounding box [lo, hi] (um) of one copy of a shape, lattice offsets excluded:
- * tight for boxes, spheres, ellipsoids and prisms (the vertices' extent), exact for cylinders
- * and cones along any axis. */
+ * tight for boxes, voxel blocks, spheres, ellipsoids and prisms (the vertices' extent), exact for
+ * cylinders and cones along any axis. */
 void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3]);
 
 /* Release what a config owns; leaves it zeroed. Safe on a zeroed config. */

@@ -12,6 +12,8 @@
  * The schema table below is also what `yee deck-keys` prints and what docs/deck.md must match.
  */
 #include "io/deck.h"
+#include "io/h5read.h"
+#include "io/params.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <math.h>
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +45,13 @@ typedef enum key_type {
     KT_INT_OR_6,      /* one int for all faces, or six */
     KT_STRLIST,       /* non-empty ["a", "b"] */
     KT_POINTS2,       /* ( [u, v], [u, v], ... ): polygon vertices */
-    KT_INT3           /* [i, j, k] integers */
+    KT_INT3,          /* [i, j, k] integers */
+    KT_VALUES         /* [a, b, ...] numbers or strings (sweep parameter values) */
 } key_type;
 
 static const char *const key_type_names[] = {
     "group", "list", "int", "float", "bool", "string", "string", "float[3]", "float|float[3]",
-    "int|int[6]", "string[]", "float[2][]", "int[3]"};
+    "int|int[6]", "string[]", "float[2][]", "int[3]", "float[]|string[]"};
 
 /* Range flags (applied to every number of the value, vector elements included) and presence. */
 enum {
@@ -167,14 +171,17 @@ static const deck_key schema[] = {
      .doc = "Objects, ( {...}, {...} ), drawn in order over the background: later objects "
             "override earlier ones. See \"Geometry\" below."},
     {.path = "geometry[].type", .type = KT_CHOICE, .unit = "-", .def = "required",
-     .flags = K_REQ, .choices = "box|sphere|cylinder|cone|ellipsoid|prism",
-     .doc = "Shape."},
+     .flags = K_REQ, .choices = "box|sphere|cylinder|cone|ellipsoid|prism|voxels",
+     .doc = "Shape; voxels: a block of voxel data read from an HDF5 file."},
     {.path = "geometry[].material", .type = KT_STRING, .unit = "-", .def = "required",
-     .flags = K_REQ, .doc = "Name of a material of the materials list."},
+     .doc = "Name of a material of the materials list. Every type but voxels (whose medium "
+            "comes from the data)."},
     {.path = "geometry[].center", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
      .doc = "Centre (prism: origin of the vertices and middle of the height)."},
     {.path = "geometry[].size", .type = KT_VEC3, .unit = "um", .def = "required",
-     .flags = R_GT, .lo = 0, .doc = "Full extents [x, y, z]. Only box and ellipsoid."},
+     .flags = R_GT, .lo = 0,
+     .doc = "Full extents [x, y, z]. Only box, ellipsoid and voxels (the box the voxel grid "
+            "spans)."},
     {.path = "geometry[].radius", .type = KT_FLOAT, .unit = "um", .def = "required",
      .flags = R_GT, .lo = 0,
      .doc = "Radius (cone: at the low end, center - height/2 along the axis). Only sphere, "
@@ -191,6 +198,19 @@ static const deck_key schema[] = {
      .only = "type=prism",
      .doc = "Polygon ( [u, v], ... ), at least 3 vertices, not self-intersecting; (u, v) are "
             "offsets from center along the next two axes (axis z: x, y; x: y, z; y: z, x)."},
+    {.path = "geometry[].file", .type = KT_STRING, .unit = "-", .def = "required",
+     .only = "type=voxels",
+     .doc = "HDF5 file holding the voxel data; a relative path is relative to the deck's "
+            "folder."},
+    {.path = "geometry[].dataset", .type = KT_STRING, .unit = "-", .def = "epsilon",
+     .only = "type=voxels",
+     .doc = "3-D dataset of the file, shape (nz, ny, nx) with x fastest: relative permittivity "
+            "(every value >= 1), or with materials integer indices into that list. Each E node "
+            "takes the value of the voxel containing it (piecewise constant)."},
+    {.path = "geometry[].materials", .type = KT_STRLIST, .unit = "-", .def = "-",
+     .only = "type=voxels",
+     .doc = "Names of materials of the materials list; the dataset then holds indices into "
+            "this list (0 = the first name)."},
     {.path = "geometry[].lattice", .type = KT_GROUP, .unit = "-", .def = "-",
      .doc = "Repeat the object on a lattice (gratings, photonic crystals)."},
     {.path = "geometry[].lattice.a1", .type = KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
@@ -243,21 +263,47 @@ static const deck_key schema[] = {
     {.path = "sources", .type = KT_LIST, .unit = "-", .def = "()",
      .doc = "List of sources, ( {...}, {...} ); may be empty (warning)."},
     {.path = "sources[].type", .type = KT_CHOICE, .unit = "-", .def = "required", .flags = K_REQ,
-     .choices = "dipole", .doc = "Kind of source: a point dipole (current moment on one E "
-                                 "component)."},
+     .choices = "dipole|volume|planewave|gaussian_beam",
+     .doc = "dipole: a point current moment; volume: a current density over a box, plane or "
+            "line; planewave: a plane wave by total-field/scattered-field (TFSF) on a box; "
+            "gaussian_beam: a one-way paraxial Gaussian beam from a plane. See \"Sources\" "
+            "below."},
     {.path = "sources[].name", .type = KT_STRING, .unit = "-", .def = "src<index>",
      .doc = "Name used in logs, [A-Za-z0-9_.-]+."},
     {.path = "sources[].component", .type = KT_STRING, .unit = "-", .def = "required",
-     .flags = K_REQ, .doc = "E component of the dipole: Ex, Ey or Ez (case-insensitive)."},
+     .only = "type=dipole|volume",
+     .doc = "Current component (case-insensitive): Ex, Ey or Ez for an electric current; a "
+            "volume source also takes Hx, Hy or Hz (a magnetic current)."},
     {.path = "sources[].position", .type = KT_VEC3, .unit = "um", .def = "required",
-     .flags = K_REQ, .doc = "Position [x, y, z]; must lie inside the domain."},
+     .only = "type=dipole|gaussian_beam",
+     .doc = "dipole: its point; gaussian_beam: where the beam axis crosses the source plane. "
+            "Must lie inside the domain."},
+    {.path = "sources[].min", .type = KT_VEC3, .unit = "um", .def = "domain lower corner",
+     .only = "type=volume|planewave",
+     .doc = "Lower corner of the current box (volume) or of the total-field box (planewave); "
+            "a planewave box reaching past the domain loses that face."},
+    {.path = "sources[].max", .type = KT_VEC3, .unit = "um", .def = "domain upper corner",
+     .only = "type=volume|planewave", .doc = "Upper corner; each max >= min."},
+    {.path = "sources[].direction", .type = KT_VEC3, .unit = "-", .def = "required",
+     .only = "type=planewave|gaussian_beam",
+     .doc = "Propagation direction (normalized by yee); a gaussian_beam's must be +-x, +-y or "
+            "+-z."},
+    {.path = "sources[].polarization", .type = KT_VEC3, .unit = "-", .def = "required",
+     .only = "type=planewave|gaussian_beam",
+     .doc = "Direction of E; its part along direction is removed, then it is normalized."},
+    {.path = "sources[].waist", .type = KT_FLOAT, .unit = "um", .def = "required", .flags = R_GT,
+     .lo = 0, .only = "type=gaussian_beam", .doc = "1/e field radius w0 at the focus."},
+    {.path = "sources[].focus", .type = KT_FLOAT, .unit = "um", .def = "0", .dval = 0,
+     .only = "type=gaussian_beam",
+     .doc = "Distance from the source plane to the focus along direction (negative: behind)."},
     {.path = "sources[].profile", .type = KT_CHOICE, .unit = "-", .def = "gaussian",
-     .choices = "gaussian|cw|ricker",
-     .doc = "Time profile: gaussian pulse, cw (continuous wave with a smooth turn-on) or ricker "
-            "wavelet."},
+     .choices = "gaussian|cw|ricker|table",
+     .doc = "Time profile: gaussian pulse, cw (continuous wave with a smooth turn-on), ricker "
+            "wavelet or table (samples from `table`)."},
     {.path = "sources[].wavelength", .type = KT_FLOAT, .unit = "um", .def = "-", .flags = R_GT,
      .doc = "Vacuum wavelength of the carrier (ricker: of the peak). Exactly one of wavelength "
-            "/ frequency."},
+            "/ frequency (optional with a table: it then only sets the frequency a plane wave's "
+            "dispersion is matched at)."},
     {.path = "sources[].frequency", .type = KT_FLOAT, .unit = "THz", .def = "-", .flags = R_GT,
      .doc = "Carrier (ricker: peak) frequency. Exactly one of wavelength / frequency."},
     {.path = "sources[].bandwidth", .type = KT_FLOAT, .unit = "-", .def = "0.5", .dval = 0.5,
@@ -265,31 +311,40 @@ static const deck_key schema[] = {
      .doc = "Spectral 1/e half-width as a fraction of the frequency: fwidth = bandwidth * f."},
     {.path = "sources[].delay", .type = KT_FLOAT, .unit = "fs", .def = "auto", .flags = R_GE,
      .lo = 0,
-     .doc = "Peak time (gaussian, ricker) or turn-on time (cw). Default: gaussian "
-            "5/(2 pi fwidth), ricker 1.5/f, cw 0."},
+     .doc = "Peak time (gaussian, ricker) or turn-on time (cw); shifts a table. Default: "
+            "gaussian 5/(2 pi fwidth), ricker 1.5/f, cw and table 0."},
     {.path = "sources[].ramp", .type = KT_FLOAT, .unit = "fs", .def = "5 periods", .flags = R_GT,
      .lo = 0, .only = "profile=cw", .doc = "Duration of the smooth turn-on."},
+    {.path = "sources[].table", .type = KT_POINTS2, .unit = "fs, -", .def = "required",
+     .only = "profile=table",
+     .doc = "Samples ( [t, value], ... ), at least 2, times increasing; linear in between, 0 "
+            "outside."},
     {.path = "sources[].amplitude", .type = KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
-     .flags = R_NONZERO, .doc = "Peak current moment I*l, normalized units."},
+     .flags = R_NONZERO,
+     .doc = "Scale of the profile: dipole current moment I*l; volume current density (per "
+            "area on a plane, per length on a line); planewave and gaussian_beam incident E "
+            "(the beam's on axis at the focus). Normalized units."},
 
     {.path = "monitors", .type = KT_LIST, .unit = "-", .def = "()",
      .doc = "List of monitors, ( {...}, {...} )."},
     {.path = "monitors[].type", .type = KT_CHOICE, .unit = "-", .def = "required",
-     .flags = K_REQ, .choices = "probe|snapshot",
+     .flags = K_REQ, .choices = "probe|snapshot|flux|dft",
      .doc = "probe: time series at one point, every step; snapshot: fields over a box every "
-            "interval steps."},
+            "interval steps; flux: Poynting flux spectrum through a plane or out of a box; dft: "
+            "frequency-domain fields over a box."},
     {.path = "monitors[].name", .type = KT_STRING, .unit = "-", .def = "required",
      .flags = K_REQ, .doc = "Unique name, [A-Za-z0-9_.-]+; names the output data set."},
     {.path = "monitors[].components", .type = KT_STRLIST, .unit = "-",
-     .def = "[\"Ex\", \"Ey\", \"Ez\"]",
+     .def = "[\"Ex\", \"Ey\", \"Ez\"]", .only = "type=probe|snapshot|dft",
      .doc = "Field components recorded, each one of Ex Ey Ez Hx Hy Hz, no repeats."},
     {.path = "monitors[].position", .type = KT_VEC3, .unit = "um", .def = "required",
      .only = "type=probe", .doc = "Point recorded; must lie inside the domain."},
     {.path = "monitors[].min", .type = KT_VEC3, .unit = "um", .def = "domain lower corner",
-     .only = "type=snapshot",
-     .doc = "Lower corner of the box; min == max on an axis gives a plane."},
+     .only = "type=snapshot|flux|dft",
+     .doc = "Lower corner of the box; min == max on an axis gives a plane (a flux monitor is "
+            "a plane, or a closed box when no axis is flat)."},
     {.path = "monitors[].max", .type = KT_VEC3, .unit = "um", .def = "domain upper corner",
-     .only = "type=snapshot", .doc = "Upper corner of the box; each max >= min."},
+     .only = "type=snapshot|flux|dft", .doc = "Upper corner of the box; each max >= min."},
     {.path = "monitors[].interval", .type = KT_INT, .unit = "steps", .def = "required",
      .flags = R_GE, .lo = 1, .only = "type=snapshot", .doc = "Steps between frames."},
     {.path = "monitors[].start", .type = KT_INT, .unit = "steps", .def = "0", .dval = 0,
@@ -297,6 +352,35 @@ static const deck_key schema[] = {
      .doc = "First step written; frames at start, start+interval, ... <= steps."},
     {.path = "monitors[].vtk", .type = KT_BOOL, .unit = "-", .def = "false", .dval = 0,
      .only = "type=snapshot", .doc = "Also write legacy VTK files, one per component and frame."},
+    {.path = "monitors[].wavelength_min", .type = KT_FLOAT, .unit = "um", .def = "-",
+     .flags = R_GT, .lo = 0, .only = "type=flux|dft",
+     .doc = "Shortest wavelength of the spectrum. Give wavelength_min and wavelength_max, or "
+            "frequency_min and frequency_max; nfreq frequencies evenly spaced in frequency."},
+    {.path = "monitors[].wavelength_max", .type = KT_FLOAT, .unit = "um", .def = "-",
+     .flags = R_GT, .lo = 0, .only = "type=flux|dft", .doc = "Longest wavelength."},
+    {.path = "monitors[].frequency_min", .type = KT_FLOAT, .unit = "THz", .def = "-",
+     .flags = R_GT, .lo = 0, .only = "type=flux|dft", .doc = "Lowest frequency."},
+    {.path = "monitors[].frequency_max", .type = KT_FLOAT, .unit = "THz", .def = "-",
+     .flags = R_GT, .lo = 0, .only = "type=flux|dft", .doc = "Highest frequency."},
+    {.path = "monitors[].nfreq", .type = KT_INT, .unit = "-", .def = "50", .dval = 50,
+     .flags = R_GE | R_LE, .lo = 1, .hi = 100000, .only = "type=flux|dft",
+     .doc = "Frequencies of the spectrum (1: the minimum only, which must equal the maximum)."},
+    {.path = "monitors[].weight", .type = KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
+     .flags = R_NONZERO, .only = "type=flux",
+     .doc = "Factor on the flux: -1 counts a plane's flux towards -axis (reflection)."},
+    {.path = "monitors[].reference", .type = KT_STRING, .unit = "-", .def = "-",
+     .only = "type=flux",
+     .doc = "HDF5 file of an earlier run (path from the working directory) with the same flux "
+            "monitor: adds normalized = flux / reference flux."},
+    {.path = "monitors[].reference_monitor", .type = KT_STRING, .unit = "-", .def = "this name",
+     .only = "type=flux", .doc = "Name of the monitor in the reference run."},
+    {.path = "monitors[].subtract_reference", .type = KT_BOOL, .unit = "-", .def = "false",
+     .dval = 0, .only = "type=flux",
+     .doc = "Subtract the reference run's DFT fields before forming the flux (the reflected "
+            "part only; the reference needs save_fields = true)."},
+    {.path = "monitors[].save_fields", .type = KT_BOOL, .unit = "-", .def = "false", .dval = 0,
+     .only = "type=flux",
+     .doc = "Write the monitor's DFT fields, so later runs can subtract them."},
 
     {.path = "output", .type = KT_GROUP, .unit = "-", .def = "-", .doc = "Where results go."},
     {.path = "output.directory", .type = KT_STRING, .unit = "-", .def = ".",
@@ -304,6 +388,80 @@ static const deck_key schema[] = {
     {.path = "output.geometry", .type = KT_BOOL, .unit = "-", .def = "false", .dval = 0,
      .doc = "Write the rasterized permittivity per E component to /snapshots/geometry/Ex.. of the "
             "run's HDF5 file (and legacy VTK on one rank)."},
+
+    {.path = "checkpoint", .type = KT_GROUP, .unit = "-", .def = "-",
+     .doc = "Checkpoints of a long run, continued with `yee run DECK --restart CKPT` "
+            "(docs/checkpoint.md). SIGTERM (checkpoint, then stop) and SIGUSR1 (checkpoint, "
+            "go on) write one with or without this group."},
+    {.path = "checkpoint.interval", .type = KT_INT, .unit = "steps", .def = "0", .dval = 0,
+     .flags = R_GE, .lo = 0,
+     .doc = "Steps between checkpoints (at multiples of it); 0: only on a signal."},
+    {.path = "checkpoint.path", .type = KT_STRING, .unit = "-", .def = "output directory",
+     .doc = "Directory of the checkpoint files, created when missing: <name>.ckpt (what "
+            "--restart takes) and <name>.ckpt.<step>.r<rank>, one per MPI rank."},
+
+    /* read by io/params.c for `yee sweep` (which keeps its own list of these keys; a test
+     * compares the two); a single run only checks that the keys are known */
+    {.path = "sweep", .type = KT_GROUP, .unit = "-", .def = "-",
+     .doc = "A batch of runs for `yee sweep` (docs/sweeps.md): the rest of the deck uses the "
+            "parameters as ${name} or ${expression}. Ignored by yee run."},
+    {.path = "sweep.mode", .type = KT_CHOICE, .unit = "-", .def = "product",
+     .choices = "product|zip",
+     .doc = "product: every combination of the values (last parameter fastest); zip: the i-th "
+            "values together (lists of one length)."},
+    {.path = "sweep.parameters", .type = KT_LIST, .unit = "-", .def = "required",
+     .doc = "The swept parameters, ( {...}, {...} )."},
+    {.path = "sweep.parameters[].name", .type = KT_STRING, .unit = "-", .def = "required",
+     .doc = "Name used as ${name}, [A-Za-z_][A-Za-z0-9_]*."},
+    {.path = "sweep.parameters[].values", .type = KT_VALUES, .unit = "-", .def = "-",
+     .doc = "The values. All integers: the parameter is an int; any float: a float; strings: "
+            "text. Exactly one of values / range."},
+    {.path = "sweep.parameters[].range", .type = KT_VEC3, .unit = "-", .def = "-",
+     .doc = "[start, stop, step], stop included; integers give an int parameter. Exactly one of "
+            "values / range."},
+    {.path = "sweep.results", .type = KT_LIST, .unit = "-", .def = "()",
+     .doc = "Scalar results of each job, one column each in summary.csv."},
+    {.path = "sweep.results[].name", .type = KT_STRING, .unit = "-", .def = "required",
+     .doc = "Column name, [A-Za-z0-9_.-]+."},
+    {.path = "sweep.results[].flux", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "A flux monitor: its spectrum (normalized when the run has a reference) at one "
+            "frequency, linearly interpolated. Exactly one of flux / resonance."},
+    {.path = "sweep.results[].frequency", .type = KT_FLOAT, .unit = "THz", .def = "-",
+     .flags = R_GT, .lo = 0,
+     .doc = "Flux result: where to read the spectrum. Exactly one of frequency / wavelength."},
+    {.path = "sweep.results[].wavelength", .type = KT_FLOAT, .unit = "um", .def = "-",
+     .flags = R_GT, .lo = 0,
+     .doc = "Flux result: where to read the spectrum, vacuum wavelength."},
+    {.path = "sweep.results[].resonance", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "A probe: harminv on its time series; the mode with the largest amplitude."},
+    {.path = "sweep.results[].what", .type = KT_CHOICE, .unit = "-", .def = "frequency",
+     .choices = "frequency|wavelength|Q|decay",
+     .doc = "Resonance result: frequency (THz), wavelength (um), Q or decay (1/fs)."},
+    {.path = "sweep.results[].component", .type = KT_STRING, .unit = "-", .def = "first",
+     .doc = "Resonance result: the probe component analysed (Ex ... Hz)."},
+    {.path = "sweep.results[].fmin", .type = KT_FLOAT, .unit = "THz", .def = "-",
+     .flags = R_GE, .lo = 0, .doc = "Resonance result: lower end of the search band."},
+    {.path = "sweep.results[].fmax", .type = KT_FLOAT, .unit = "THz", .def = "Nyquist",
+     .flags = R_GT, .lo = 0, .doc = "Resonance result: upper end of the search band."},
+    {.path = "sweep.results[].start", .type = KT_FLOAT, .unit = "fs", .def = "0", .dval = 0,
+     .flags = R_GE, .lo = 0,
+     .doc = "Resonance result: analyse the series from this time on (after the source)."},
+    {.path = "sweep.slurm", .type = KT_GROUP, .unit = "-", .def = "-",
+     .doc = "Resources of each job in `yee sweep --slurm` scripts (flags override them)."},
+    {.path = "sweep.slurm.time", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "#SBATCH --time, e.g. \"02:00:00\"."},
+    {.path = "sweep.slurm.partition", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "#SBATCH --partition."},
+    {.path = "sweep.slurm.account", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "#SBATCH --account."},
+    {.path = "sweep.slurm.memory", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "#SBATCH --mem, e.g. \"16G\"."},
+    {.path = "sweep.slurm.gpus", .type = KT_INT, .unit = "-", .def = "0", .dval = 0,
+     .flags = R_GE, .lo = 0, .doc = "GPUs per job: #SBATCH --gres=gpu:N."},
+    {.path = "sweep.slurm.cpus", .type = KT_INT, .unit = "-", .def = "1", .dval = 1,
+     .flags = R_GE, .lo = 1, .doc = "#SBATCH --cpus-per-task (and OMP_NUM_THREADS)."},
+    {.path = "sweep.slurm.setup", .type = KT_STRING, .unit = "-", .def = "-",
+     .doc = "Shell lines run before each job, e.g. \"module load cuda\"."},
 };
 
 #define NSCHEMA ((int)(sizeof schema / sizeof schema[0]))
@@ -365,9 +523,16 @@ void yee_deck_print_keys(FILE *out)
             }
             fputc('.', out);
         }
-        if (k->only) {
+        if (k->only) { /* "type=a|b|c" -> "Only when type is a, b or c." */
             const char *eq = strchr(k->only, '=');
-            fprintf(out, " Only when %.*s is %s.", (int)(eq - k->only), k->only, eq + 1);
+            fprintf(out, " Only when %.*s is ", (int)(eq - k->only), k->only);
+            for (const char *p = eq + 1; *p; p++) {
+                if (*p != '|')
+                    fputc(*p, out);
+                else
+                    fputs(strchr(p + 1, '|') ? ", " : " or ", out);
+            }
+            fputc('.', out);
         }
         fputc('\n', out);
     }
@@ -628,7 +793,8 @@ static const char *suggest_key(const char *parent, const char *name)
 static int choice_index(const char *choices, const char *v, char *hint, size_t n)
 {
     int idx = 0, bestd = 99;
-    hint[0] = '\0';
+    if (hint)
+        hint[0] = '\0';
     for (const char *p = choices; *p; idx++) {
         size_t len = strcspn(p, "|");
         char word[32];
@@ -636,7 +802,7 @@ static int choice_index(const char *choices, const char *v, char *hint, size_t n
         if (strcmp(word, v) == 0)
             return idx;
         int d = edit_distance(v, word);
-        if (d < bestd && close_enough(v, word, d))
+        if (hint && d < bestd && close_enough(v, word, d))
             bestd = d, snprintf(hint, n, "%s", word);
         p += len;
         if (*p == '|')
@@ -1022,12 +1188,21 @@ static void check_only(deck_ctx *c, const scope *sc, const char *sibling, const 
         size_t len = strcspn(k->only, "=");
         if (strncmp(k->only, sibling, len) != 0 || sibling[len] != '\0')
             continue;
-        if (strcmp(k->only + len + 1, value) == 0)
+        if (choice_index(k->only + len + 1, value, NULL, 0) >= 0)
             continue;
-        char key[160];
+        char key[160], allowed[160];
+        size_t used = 0;
+        allowed[0] = '\0';
+        for (const char *p = k->only + len + 1; *p && used + 8 < sizeof allowed; p++) {
+            if (*p == '|')
+                used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s",
+                                         strchr(p + 1, '|') ? "\", \"" : "\" or \"");
+            else
+                allowed[used++] = *p, allowed[used] = '\0';
+        }
         key_join(key, sizeof key, sc->key, name);
         deck_error(c, m, key, "only allowed when %s is \"%s\" (this %s is \"%s\")", sibling,
-                   k->only + len + 1, sibling, value);
+                   allowed, sibling, value);
     }
 }
 
@@ -1791,8 +1966,10 @@ static int get_int3(deck_ctx *c, const scope *sc, const char *name, int out[3])
     return 1;
 }
 
-/* ( [u, v], ... ) -> *xy (malloc'd, 2 per point), *n points. */
-static int get_points2(deck_ctx *c, const scope *sc, const char *name, double **xy, int *n)
+/* ( [a, b], ... ) of at least min pairs -> *xy (malloc'd, 2 per pair), *n pairs; `pair` names
+ * one element in messages ("[u, v]"). */
+static int get_pairs(deck_ctx *c, const scope *sc, const char *name, int min, const char *pair,
+                     double **xy, int *n)
 {
     const deck_key *k;
     char key[128], got[160];
@@ -1803,9 +1980,9 @@ static int get_points2(deck_ctx *c, const scope *sc, const char *name, double **
         return s ? -1 : 0;
     int t = config_setting_type(s);
     int len = (t == CONFIG_TYPE_LIST || t == CONFIG_TYPE_ARRAY) ? config_setting_length(s) : 0;
-    if (t != CONFIG_TYPE_LIST || len < 3) {
-        deck_error(c, s, key, "must be a list of at least 3 points ( [u, v], [u, v], ... ) (got %s)",
-                   fmt_value(s, got, sizeof got));
+    if (t != CONFIG_TYPE_LIST || len < min) {
+        deck_error(c, s, key, "must be a list of at least %d elements ( %s, %s, ... ) (got %s)",
+                   min, pair, pair, fmt_value(s, got, sizeof got));
         return -1;
     }
     double *p = (double *)calloc(2 * (size_t)len, sizeof(double));
@@ -1819,7 +1996,7 @@ static int get_points2(deck_ctx *c, const scope *sc, const char *name, double **
         int l2 = 0;
         int r = get_numbers(c, e, ekey, k, 0, p + 2 * i, 2, &l2);
         if (r == 0 || l2 != 2) {
-            deck_error(c, e, ekey, "must be a point [u, v] (got %s)", fmt_value(e, got, sizeof got));
+            deck_error(c, e, ekey, "must be a pair %s (got %s)", pair, fmt_value(e, got, sizeof got));
             rc = -1;
         } else if (r < 0) {
             rc = -1;
@@ -1832,6 +2009,12 @@ static int get_points2(deck_ctx *c, const scope *sc, const char *name, double **
     *xy = p;
     *n = len;
     return 1;
+}
+
+/* ( [u, v], ... ) polygon vertices, at least 3. */
+static int get_points2(deck_ctx *c, const scope *sc, const char *name, double **xy, int *n)
+{
+    return get_pairs(c, sc, name, 3, "[u, v]", xy, n);
 }
 
 /* Proper or touching intersection of segments ab and cd (2-D). */
@@ -1982,10 +2165,201 @@ static int load_materials(deck_ctx *c, const scope *root, yee_config *cfg)
     return 0;
 }
 
+/* ---- voxel blocks (type = "voxels") ---- */
+
+/* Distinct permittivities one voxel block may hold: the coefficient table has 256 entries and
+ * keeps 16 for interfaces (geometry/geometry.h), so 240 bulk media at most. */
+#define VOXEL_MAX_VALUES 240
+
+/* geometry[].materials: names -> material indices (*out malloc'd, *n names). 0 when absent. */
+static int get_voxel_materials(deck_ctx *c, const scope *sc, const yee_config *cfg, int **out,
+                               int *n)
+{
+    const deck_key *k;
+    char key[128], got[160];
+    const config_setting_t *s = member(c, sc, "materials", &k, key, sizeof key);
+    *out = NULL;
+    *n = 0;
+    if (!s || !k)
+        return s ? -1 : 0;
+    int t = config_setting_type(s);
+    int len = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) ? config_setting_length(s) : 0;
+    if (len == 0) {
+        deck_error(c, s, key, "must be a non-empty list of material names [\"air\", ...] (got %s)",
+                   fmt_value(s, got, sizeof got));
+        return -1;
+    }
+    int *idx = (int *)calloc((size_t)len, sizeof(int));
+    if (!idx)
+        return -1;
+    int rc = 1;
+    for (int i = 0; i < len; i++) {
+        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        char ekey[160];
+        snprintf(ekey, sizeof ekey, "%s[%d]", key, i);
+        if (config_setting_type(e) != CONFIG_TYPE_STRING) {
+            deck_error(c, e, ekey, "must be a material name (got %s)",
+                       fmt_value(e, got, sizeof got));
+            rc = -1;
+        } else if ((idx[i] = find_material(c, cfg, e, ekey, config_setting_get_string(e))) < 0) {
+            rc = -1;
+        }
+    }
+    if (rc < 0) {
+        free(idx);
+        return -1;
+    }
+    *out = idx;
+    *n = len;
+    return 1;
+}
+
+/* Read the voxel data of shape s (geometry[i], scope sc) into s->vox. With material names
+ * (mats, nmats > 0) the dataset holds integer indices into them; without, it holds permittivities
+ * and each distinct value becomes a material appended to cfg->materials (sigma 0, isotropic),
+ * so the rasterizer sees a voxel block as any other set of dielectrics. Nearest (piecewise
+ * constant) resampling, never interpolation: the coefficient table holds at most 256 media, and
+ * subpixel averaging already smooths each voxel face as the interface it is. Errors are
+ * reported at the file, dataset or materials key. Returns YEE_ERR_NOMEM or 0. */
+static int load_voxels(deck_ctx *c, yee_config *cfg, int i, const scope *sc, const char *file,
+                       const config_setting_t *wfile, const char *dset,
+                       const config_setting_t *wdset, const int *mats, int nmats)
+{
+    yee_shape_cfg *s = &cfg->shapes[i];
+    char path[YEE_PATH_LEN], kfile[160], kdset[160], kmats[160];
+    snprintf(kfile, sizeof kfile, "%s.file", sc->key);
+    snprintf(kdset, sizeof kdset, "%s.dataset", sc->key);
+    snprintf(kmats, sizeof kmats, "%s.materials", sc->key);
+    /* relative to the deck's folder, as @include paths are */
+    const char *slash = strrchr(c->path, '/');
+    if (file[0] != '/' && slash)
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - c->path), c->path, file);
+    else
+        snprintf(path, sizeof path, "%s", file);
+    yee_h5_array3 a;
+    yee_err e;
+    int rc = yee_h5_read_array3(path, dset, &a, &e);
+    if (rc == YEE_ERR_NOMEM)
+        return YEE_ERR_NOMEM;
+    if (rc < 0) {
+        if (a.file_opened)
+            deck_error(c, wdset ? wdset : sc->s, kdset, "%s", e.msg);
+        else
+            deck_error(c, wfile, kfile, "%s", e.msg);
+        return 0;
+    }
+    const int64_t nx = a.n[0], ny = a.n[1], nz = a.n[2];
+    const size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
+    if (nx > INT_MAX || ny > INT_MAX || nz > INT_MAX) {
+        deck_error(c, wdset ? wdset : sc->s, kdset, "'%s:%s' is too large (got %lld x %lld x %lld)",
+                   file, dset, (long long)nz, (long long)ny, (long long)nx);
+        yee_h5_array3_free(&a);
+        return 0;
+    }
+    /* [k, j, i] of value q, as NumPy would index the dataset */
+#define VOX_AT(q) (long long)((q) / ((size_t)nx * ny)), (long long)((q) / (size_t)nx % ny), \
+                  (long long)((q) % (size_t)nx)
+    double vals[VOXEL_MAX_VALUES + 1];
+    int nvals = 0, bad = 0;
+    if (nmats > 0 && !a.is_integer) {
+        deck_error(c, wdset ? wdset : sc->s, kdset, "'%s:%s' must hold integers (indices into "
+                   "materials) (got floating-point values)", file, dset);
+        bad = 1;
+    }
+    for (size_t q = 0; q < total && !bad; q++) {
+        const double v = a.data[q];
+        if (nmats > 0) {
+            if (!(v >= 0 && v < nmats)) {
+                deck_error(c, config_setting_get_member(sc->s, "materials"), kmats,
+                           "'%s:%s' holds index %g at [k, j, i] = [%lld, %lld, %lld], out of "
+                           "range of the %d materials listed (0 to %d)", file, dset, v, VOX_AT(q),
+                           nmats, nmats - 1);
+                bad = 1;
+            }
+            continue;
+        }
+        if (!(v >= 1) || !isfinite(v)) {
+            deck_error(c, wdset ? wdset : sc->s, kdset, "permittivity must be >= 1 (got %g at "
+                       "[k, j, i] = [%lld, %lld, %lld] of '%s:%s')", v, VOX_AT(q), file, dset);
+            bad = 1;
+            continue;
+        }
+        /* sorted table of the distinct values so far: binary search, insert when new */
+        int lo = 0, hi = nvals;
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (vals[mid] < v)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < nvals && vals[lo] == v)
+            continue;
+        if (nvals == VOXEL_MAX_VALUES) {
+            deck_error(c, wdset ? wdset : sc->s, kdset, "'%s:%s' holds more than %d distinct "
+                       "permittivities (the coefficient table's limit): round the values, or "
+                       "give materials = [...] and store indices", file, dset, VOXEL_MAX_VALUES);
+            bad = 1;
+            continue;
+        }
+        memmove(vals + lo + 1, vals + lo, (size_t)(nvals - lo) * sizeof *vals);
+        vals[lo] = v;
+        nvals++;
+    }
+#undef VOX_AT
+    if (!bad && cfg->nmaterials + nvals > UINT16_MAX) {
+        deck_error(c, sc->s, sc->key, "more than %d materials with the voxel values", UINT16_MAX);
+        bad = 1;
+    }
+    if (bad) {
+        yee_h5_array3_free(&a);
+        return 0;
+    }
+    s->vox = (uint16_t *)malloc(total * sizeof *s->vox);
+    yee_material_cfg *grown = nvals ? (yee_material_cfg *)realloc(
+        cfg->materials, (size_t)(cfg->nmaterials + nvals) * sizeof *cfg->materials)
+                                    : cfg->materials;
+    if (!s->vox || !grown) {
+        yee_h5_array3_free(&a);
+        return YEE_ERR_NOMEM;
+    }
+    cfg->materials = grown;
+    const int base = cfg->nmaterials;
+    for (int v = 0; v < nvals; v++) {
+        yee_material_cfg *m = &cfg->materials[base + v];
+        memset(m, 0, sizeof *m);
+        m->line = s->line;
+        /* not a valid deck name, so no deck material can collide with it */
+        snprintf(m->name, sizeof m->name, "geometry[%d]:eps=%.9g", i, vals[v]);
+        m->eps[0] = m->eps[1] = m->eps[2] = vals[v];
+    }
+    cfg->nmaterials += nvals;
+    for (size_t q = 0; q < total; q++) {
+        if (nmats > 0) {
+            s->vox[q] = (uint16_t)mats[(int)a.data[q]];
+            continue;
+        }
+        int lo = 0, hi = nvals - 1;
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (vals[mid] < a.data[q])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        s->vox[q] = (uint16_t)(base + lo);
+    }
+    s->vox_n[0] = (int)nx;
+    s->vox_n[1] = (int)ny;
+    s->vox_n[2] = (int)nz;
+    yee_h5_array3_free(&a);
+    return 0;
+}
+
 static int load_geometry(deck_ctx *c, const scope *root, yee_config *cfg, const grid_info *g)
 {
     static const char *const kind_names[] = {"box", "sphere", "cylinder", "cone", "ellipsoid",
-                                             "prism"};
+                                             "prism", "voxels"};
     const config_setting_t *list;
     get_list(c, root, "geometry", &list);
     int n = list ? config_setting_length(list) : 0;
@@ -2011,10 +2385,19 @@ static int load_geometry(deck_ctx *c, const scope *root, yee_config *cfg, const 
         int rk = get_choice(c, &sc, "type", &kind, &w);
         check_only(c, &sc, "type", rk > 0 ? kind_names[kind] : NULL);
         const char *mname;
-        if (get_string(c, &sc, "material", &mname, &w) > 0) {
+        const int rmat = get_string(c, &sc, "material", &mname, &w);
+        if (rmat > 0 && !(rk > 0 && kind == YEE_SHAPE_VOXELS)) {
             snprintf(key, sizeof key, "%s.material", sc.key);
             s->material = find_material(c, cfg, w, key, mname);
         }
+        const char *file = NULL, *dset = "epsilon";
+        const config_setting_t *wfile = NULL, *wdset = NULL;
+        const int rfile = get_string(c, &sc, "file", &file, &wfile);
+        const int rdset = get_string(c, &sc, "dataset", &dset, &wdset);
+        if (rdset <= 0)
+            dset = "epsilon";
+        int *vmats = NULL, nvmats = 0;
+        const int rvm = get_voxel_materials(c, &sc, cfg, &vmats, &nvmats);
         get_vec3(c, &sc, "center", s->center);
         int rsize = get_vec3(c, &sc, "size", s->size);
         int rrad = get_num(c, &sc, "radius", &s->radius);
@@ -2030,23 +2413,46 @@ static int load_geometry(deck_ctx *c, const scope *root, yee_config *cfg, const 
             get_vec3(c, &lat, "a3", s->lattice[2]);
             get_int3(c, &lat, "counts", s->counts);
         }
-        if (rk <= 0)
+        if (rk <= 0) {
+            free(vmats);
             continue;
+        }
         s->kind = (yee_shape_kind)kind;
+        snprintf(key, sizeof key, "%s.material", sc.key);
+        if (kind != YEE_SHAPE_VOXELS && rmat == 0)
+            deck_error(c, sc.s, key, "missing required key");
+        else if (kind == YEE_SHAPE_VOXELS && rmat != 0)
+            deck_error(c, w, key, "not a property of voxels (the data give the medium; for "
+                       "indices name the materials with materials = [...])");
+        if (kind == YEE_SHAPE_VOXELS) {
+            snprintf(key, sizeof key, "%s.file", sc.key);
+            int rv = 0;
+            if (rfile == 0)
+                deck_error(c, sc.s, key, "missing required key (voxels need a file)");
+            else if (rfile > 0 && rdset >= 0 && rvm >= 0)
+                rv = load_voxels(c, cfg, i, &sc, file, wfile, dset, wdset, vmats, nvmats);
+            free(vmats);
+            if (rv == YEE_ERR_NOMEM)
+                return YEE_ERR_NOMEM;
+        } else {
+            free(vmats);
+        }
         /* which size keys each shape takes: required (2), allowed (1) or not (0) */
-        static const int want[6][4] = {
+        static const int want[7][4] = {
             /* size radius height axis */
-            {2, 0, 0, 0}, {0, 2, 0, 0}, {0, 2, 2, 1}, {0, 2, 2, 1}, {2, 0, 0, 0}, {0, 0, 2, 1}};
+            {2, 0, 0, 0}, {0, 2, 0, 0}, {0, 2, 2, 1}, {0, 2, 2, 1}, {2, 0, 0, 0}, {0, 0, 2, 1},
+            {2, 0, 0, 0}};
         const char *names[4] = {"size", "radius", "height", "axis"};
         int got[4] = {rsize, rrad, rh, rax};
+        const int voxels = kind == YEE_SHAPE_VOXELS; /* "a voxels object", not "a voxels" */
         for (int q = 0; q < 4; q++) {
             snprintf(key, sizeof key, "%s.%s", sc.key, names[q]);
             if (want[kind][q] == 2 && got[q] == 0)
-                deck_error(c, sc.s, key, "missing required key (a %s needs a %s)",
-                           kind_names[kind], names[q]);
+                deck_error(c, sc.s, key, "missing required key (a %s%s needs a %s)",
+                           kind_names[kind], voxels ? " object" : "", names[q]);
             else if (want[kind][q] == 0 && got[q] != 0)
                 deck_error(c, config_setting_get_member(sc.s, names[q]), key,
-                           "not a property of a %s", kind_names[kind]);
+                           "not a property of a %s%s", kind_names[kind], voxels ? " object" : "");
         }
         if (kind == YEE_SHAPE_CONE && rrad2 == 0) {
             snprintf(key, sizeof key, "%s.radius2", sc.key);
@@ -2097,7 +2503,7 @@ static int load_geometry(deck_ctx *c, const scope *root, yee_config *cfg, const 
                 continue;
             }
         }
-        if (!g->ok || s->material < 0)
+        if (!g->ok || (s->material < 0 && !s->vox))
             continue;
         /* entirely outside the domain: a warning, the object is simply not drawn */
         double lo[3], hi[3], tlo[3], thi[3];
@@ -2125,9 +2531,149 @@ static int load_geometry(deck_ctx *c, const scope *root, yee_config *cfg, const 
     return 0;
 }
 
+/* A box key pair (min/max, defaulting to the domain) of a source or monitor: ordered and
+ * overlapping the domain. Returns 1 when both are usable. */
+static int get_box(deck_ctx *c, const scope *sc, const grid_info *g, double lo[3], double hi[3])
+{
+    char key[160], dom[160];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = g->lo[a];
+        hi[a] = g->hi[a];
+    }
+    int rmin = get_vec3(c, sc, "min", lo);
+    int rmax = get_vec3(c, sc, "max", hi);
+    if (rmin < 0 || rmax < 0 || !g->ok)
+        return 0;
+    const config_setting_t *ws = config_setting_get_member(sc->s, rmax > 0 ? "max" : "min");
+    if (!ws)
+        ws = sc->s;
+    snprintf(key, sizeof key, "%s.%s", sc->key, rmax > 0 ? "max" : "min");
+    for (int a = 0; a < 3; a++)
+        if (lo[a] > hi[a]) {
+            deck_error(c, ws, key, "min > max on %c (%g > %g)", "xyz"[a], lo[a], hi[a]);
+            return 0;
+        }
+    domain_text(g, dom, sizeof dom);
+    for (int a = 0; a < 3; a++)
+        if (hi[a] < g->lo[a] || lo[a] > g->hi[a]) {
+            deck_error(c, ws, key, "the box [%g, %g] x [%g, %g] x [%g, %g] misses the domain %s",
+                       lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], dom);
+            return 0;
+        }
+    return 1;
+}
+
+/* A direction-like vector key: nonzero, normalized into out. Returns 1 when usable. */
+static int get_unit(deck_ctx *c, const scope *sc, const char *name, double out[3])
+{
+    char key[160], got[128];
+    int r = get_vec3(c, sc, name, out);
+    snprintf(key, sizeof key, "%s.%s", sc->key, name);
+    if (r == 0) {
+        deck_error(c, sc->s, key, "missing required key");
+        return 0;
+    }
+    if (r < 0)
+        return 0;
+    const double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+    if (!(len > 0)) {
+        const config_setting_t *w = config_setting_get_member(sc->s, name);
+        deck_error(c, w, key, "must not be the zero vector (got %s)", fmt_value(w, got, sizeof got));
+        return 0;
+    }
+    for (int a = 0; a < 3; a++)
+        out[a] /= len;
+    return 1;
+}
+
+/* The time profile keys of a source. Returns 1 when the profile is complete. */
+static int load_profile(deck_ctx *c, const scope *sc, yee_config *cfg, yee_profile *p)
+{
+    static const char *const profile_names[] = {"gaussian", "cw", "ricker", "table"};
+    static const yee_profile_kind kinds[] = {YEE_PROFILE_GAUSSIAN, YEE_PROFILE_CW,
+                                             YEE_PROFILE_RICKER, YEE_PROFILE_TABLE};
+    char key[160];
+    const config_setting_t *w;
+    int prof = 0;
+    int rprof = get_choice(c, sc, "profile", &prof, &w);
+    p->kind = kinds[prof];
+    check_only(c, sc, "profile", rprof >= 0 ? profile_names[prof] : NULL);
+
+    double wl = 0, fthz = 0, bw = 0.5, delay_fs = 0, ramp_fs = 0;
+    int rwl = get_num(c, sc, "wavelength", &wl);
+    int rf = get_num(c, sc, "frequency", &fthz);
+    int fok = 0;
+    if (rwl != 0 && rf != 0) {
+        snprintf(key, sizeof key, "%s.frequency", sc->key);
+        deck_error(c, config_setting_get_member(sc->s, "frequency"), key,
+                   "give exactly one of wavelength / frequency (got both)");
+    } else if (rwl == 0 && rf == 0) {
+        if (p->kind == YEE_PROFILE_TABLE)
+            fok = 1; /* optional: no carrier */
+        else
+            deck_error(c, sc->s, sc->key, "one of wavelength / frequency is required");
+    } else if (rwl > 0) {
+        p->frequency = 1.0 / wl, fok = 1;
+    } else if (rf > 0) {
+        p->frequency = fthz / YEE_C_UM_THZ, fok = 1;
+    }
+    int rbw = get_num(c, sc, "bandwidth", &bw);
+    int rdelay = get_num(c, sc, "delay", &delay_fs);
+    int rramp = get_num(c, sc, "ramp", &ramp_fs);
+    get_num(c, sc, "amplitude", &p->amplitude);
+    if (p->kind == YEE_PROFILE_TABLE) {
+        snprintf(key, sizeof key, "%s.table", sc->key);
+        int rt = get_pairs(c, sc, "table", 2, "[t, value]", &p->table, &p->ntable);
+        if (rt == 0) {
+            deck_error(c, sc->s, key, "missing required key (profile = \"table\" needs it)");
+            fok = 0;
+        } else if (rt < 0) {
+            fok = 0;
+        }
+        w = config_setting_get_member(sc->s, "table");
+        for (int i = 0; fok && i < p->ntable; i++) {
+            if (i > 0 && !(p->table[2 * i] > p->table[2 * i - 2])) {
+                deck_error(c, w, key, "times must increase (sample %d: %g fs after %g fs)", i,
+                           p->table[2 * i], p->table[2 * i - 2]);
+                fok = 0;
+            }
+        }
+        for (int i = 0; p->table && i < p->ntable; i++)
+            p->table[2 * i] /= YEE_TIME_UNIT_FS;
+    }
+    if (!fok || rbw < 0)
+        return 0;
+    switch (p->kind) {
+    case YEE_PROFILE_GAUSSIAN:
+        p->fwidth = bw * p->frequency;
+        p->delay = 5.0 / (2 * YEE_PI * p->fwidth);
+        break;
+    case YEE_PROFILE_RICKER: p->delay = 1.5 / p->frequency; break;
+    case YEE_PROFILE_CW:
+        p->delay = 0;
+        p->ramp = rramp > 0 ? ramp_fs / YEE_TIME_UNIT_FS : 5.0 / p->frequency;
+        break;
+    case YEE_PROFILE_TABLE: p->delay = 0; break;
+    }
+    if (rdelay > 0)
+        p->delay = delay_fs / YEE_TIME_UNIT_FS;
+    if (p->kind == YEE_PROFILE_TABLE) /* the delay shifts the samples */
+        for (int i = 0; i < p->ntable; i++)
+            p->table[2 * i] += p->delay;
+    if (cfg->steps > 0 && cfg->dt > 0 && p->delay > cfg->steps * cfg->dt) {
+        snprintf(key, sizeof key, "%s.delay", sc->key);
+        deck_warn(c, rdelay > 0 ? config_setting_get_member(sc->s, "delay") : sc->s, key,
+                  "the source starts at %.4g fs, after the run ends at %.4g fs",
+                  p->delay * YEE_TIME_UNIT_FS, cfg->steps * cfg->dt * YEE_TIME_UNIT_FS);
+    }
+    return 1;
+}
+
 static int load_sources(deck_ctx *c, const scope *root, yee_config *cfg, const grid_info *g)
 {
-    static const char *const profile_names[] = {"gaussian", "cw", "ricker"};
+    static const char *const kind_names[] = {"dipole", "volume", "planewave", "gaussian_beam"};
+    static const yee_source_kind kinds[] = {YEE_SRC_DIPOLE, YEE_SRC_VOLUME, YEE_SRC_PLANEWAVE,
+                                            YEE_SRC_GAUSSIAN_BEAM};
     const config_setting_t *list;
     int rc = get_list(c, root, "sources", &list);
     int n = list ? config_setting_length(list) : 0;
@@ -2146,83 +2692,102 @@ static int load_sources(deck_ctx *c, const scope *root, yee_config *cfg, const g
             continue;
         src->line = (int)config_setting_source_line(sc.s);
         check_unknown(c, &sc);
-        char key[128];
+        char key[128], got[128], dom[160];
         const config_setting_t *w;
         int idx = 0;
-        get_choice(c, &sc, "type", &idx, &w);
+        int rk = get_choice(c, &sc, "type", &idx, &w);
+        src->kind = kinds[idx];
+        check_only(c, &sc, "type", rk > 0 ? kind_names[idx] : NULL);
         snprintf(src->name, sizeof src->name, "src%d", i);
         get_name(c, &sc, "name", src->name, sizeof src->name, &w);
-
-        const char *comp;
-        if (get_string(c, &sc, "component", &comp, &w) > 0) {
-            int cc = yee_component_parse(comp);
-            snprintf(key, sizeof key, "%s.component", sc.key);
-            if (cc < 0)
-                deck_error(c, w, key, "unknown component, expected Ex, Ey or Ez (got \"%.20s\")",
-                           comp);
-            else if (cc > YEE_EZ)
-                deck_error(c, w, key, "a dipole drives an E component: Ex, Ey or Ez (got \"%s\")",
-                           comp);
-            else
-                src->component = (yee_component)cc;
-        }
-        if (get_vec3(c, &sc, "position", src->position) > 0 && g->ok &&
-            !inside(g, src->position)) {
-            char dom[160], got[128];
-            domain_text(g, dom, sizeof dom);
-            snprintf(key, sizeof key, "%s.position", sc.key);
-            w = config_setting_get_member(sc.s, "position");
-            deck_error(c, w, key, "outside the domain %s (got %s)", dom,
-                       fmt_value(w, got, sizeof got));
-        }
-
-        int prof = 0;
-        int rprof = get_choice(c, &sc, "profile", &prof, &w);
-        yee_profile *p = &src->profile;
-        p->kind = prof == 1   ? YEE_PROFILE_CW
-                  : prof == 2 ? YEE_PROFILE_RICKER
-                              : YEE_PROFILE_GAUSSIAN;
-        check_only(c, &sc, "profile", rprof >= 0 ? profile_names[prof] : NULL);
-
-        double wl = 0, fthz = 0, bw = 0.5, delay_fs = 0, ramp_fs = 0;
-        int rwl = get_num(c, &sc, "wavelength", &wl);
-        int rf = get_num(c, &sc, "frequency", &fthz);
-        int fok = 0;
-        if (rwl != 0 && rf != 0) {
-            snprintf(key, sizeof key, "%s.frequency", sc.key);
-            deck_error(c, config_setting_get_member(sc.s, "frequency"), key,
-                       "give exactly one of wavelength / frequency (got both)");
-        } else if (rwl == 0 && rf == 0) {
-            deck_error(c, sc.s, sc.key, "one of wavelength / frequency is required");
-        } else if (rwl > 0) {
-            p->frequency = 1.0 / wl, fok = 1;
-        } else if (rf > 0) {
-            p->frequency = fthz / YEE_C_UM_THZ, fok = 1;
-        }
-        int rbw = get_num(c, &sc, "bandwidth", &bw);
-        int rdelay = get_num(c, &sc, "delay", &delay_fs);
-        int rramp = get_num(c, &sc, "ramp", &ramp_fs);
-        get_num(c, &sc, "amplitude", &p->amplitude);
-        if (!fok || rbw < 0)
+        load_profile(c, &sc, cfg, &src->profile);
+        if (rk < 0)
             continue;
-        switch (p->kind) {
-        case YEE_PROFILE_GAUSSIAN:
-            p->fwidth = bw * p->frequency;
-            p->delay = 5.0 / (2 * YEE_PI * p->fwidth);
-            break;
-        case YEE_PROFILE_RICKER: p->delay = 1.5 / p->frequency; break;
-        case YEE_PROFILE_CW:
-            p->delay = 0;
-            p->ramp = rramp > 0 ? ramp_fs / YEE_TIME_UNIT_FS : 5.0 / p->frequency;
-            break;
+        domain_text(g, dom, sizeof dom);
+
+        if (src->kind == YEE_SRC_DIPOLE || src->kind == YEE_SRC_VOLUME) {
+            const char *comp;
+            snprintf(key, sizeof key, "%s.component", sc.key);
+            int rcomp = get_string(c, &sc, "component", &comp, &w);
+            if (rcomp == 0)
+                deck_error(c, sc.s, key, "missing required key");
+            if (rcomp > 0) {
+                int cc = yee_component_parse(comp);
+                if (cc < 0)
+                    deck_error(c, w, key, "unknown component, expected Ex, Ey or Ez (got \"%.20s\")",
+                               comp);
+                else if (cc > YEE_EZ && src->kind == YEE_SRC_DIPOLE)
+                    deck_error(c, w, key, "a dipole drives an E component: Ex, Ey or Ez (got \"%s\")",
+                               comp);
+                else
+                    src->component = (yee_component)cc;
+            }
         }
-        if (rdelay > 0)
-            p->delay = delay_fs / YEE_TIME_UNIT_FS;
-        if (cfg->steps > 0 && cfg->dt > 0 && p->delay > cfg->steps * cfg->dt) {
-            snprintf(key, sizeof key, "%s.delay", sc.key);
-            deck_warn(c, rdelay > 0 ? config_setting_get_member(sc.s, "delay") : sc.s, key,
-                      "the source starts at %.4g fs, after the run ends at %.4g fs",
-                      p->delay * YEE_TIME_UNIT_FS, cfg->steps * cfg->dt * YEE_TIME_UNIT_FS);
+        if (src->kind == YEE_SRC_DIPOLE || src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+            snprintf(key, sizeof key, "%s.position", sc.key);
+            int rp = get_vec3(c, &sc, "position", src->position);
+            w = config_setting_get_member(sc.s, "position");
+            if (rp == 0)
+                deck_error(c, sc.s, key, "missing required key");
+            else if (rp > 0 && g->ok && !inside(g, src->position))
+                deck_error(c, w, key, "outside the domain %s (got %s)", dom,
+                           fmt_value(w, got, sizeof got));
+        }
+        if (src->kind == YEE_SRC_VOLUME || src->kind == YEE_SRC_PLANEWAVE)
+            get_box(c, &sc, g, src->box_min, src->box_max);
+        if (src->kind == YEE_SRC_PLANEWAVE || src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+            int okd = get_unit(c, &sc, "direction", src->direction);
+            int okp = get_unit(c, &sc, "polarization", src->polarization);
+            if (okd && okp) {
+                double dot = 0;
+                for (int a = 0; a < 3; a++)
+                    dot += src->direction[a] * src->polarization[a];
+                double len = 0;
+                for (int a = 0; a < 3; a++) {
+                    src->polarization[a] -= dot * src->direction[a];
+                    len += src->polarization[a] * src->polarization[a];
+                }
+                snprintf(key, sizeof key, "%s.polarization", sc.key);
+                if (len < 1e-12)
+                    deck_error(c, config_setting_get_member(sc.s, "polarization"), key,
+                               "must not be parallel to direction (E is transverse)");
+                else
+                    for (int a = 0; a < 3; a++)
+                        src->polarization[a] /= sqrt(len);
+            }
+            if (okd && src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+                int axis = -1;
+                for (int a = 0; a < 3; a++)
+                    if (fabs(fabs(src->direction[a]) - 1.0) < 1e-12)
+                        axis = a;
+                snprintf(key, sizeof key, "%s.direction", sc.key);
+                w = config_setting_get_member(sc.s, "direction");
+                if (axis < 0)
+                    deck_error(c, w, key, "a Gaussian beam travels along +-x, +-y or +-z (got %s)",
+                               fmt_value(w, got, sizeof got));
+                else if (g->ok) {
+                    /* the one-face TFSF box: from the source plane on, the whole domain across */
+                    for (int a = 0; a < 3; a++) {
+                        src->box_min[a] = g->lo[a] - 1.0;
+                        src->box_max[a] = g->hi[a] + 1.0;
+                    }
+                    if (src->direction[axis] > 0)
+                        src->box_min[axis] = src->position[axis];
+                    else
+                        src->box_max[axis] = src->position[axis];
+                }
+            }
+        }
+        if (src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+            snprintf(key, sizeof key, "%s.waist", sc.key);
+            if (get_num(c, &sc, "waist", &src->waist) == 0)
+                deck_error(c, sc.s, key, "missing required key");
+            get_num(c, &sc, "focus", &src->focus);
+            if (src->profile.kind == YEE_PROFILE_TABLE || src->profile.kind == YEE_PROFILE_RICKER) {
+                snprintf(key, sizeof key, "%s.profile", sc.key);
+                deck_error(c, config_setting_get_member(sc.s, "profile"), key,
+                           "a Gaussian beam needs a carrier: profile gaussian or cw");
+            }
         }
     }
     return 0;
@@ -2268,9 +2833,96 @@ static int get_components(deck_ctx *c, const scope *sc, unsigned *mask)
     return rc;
 }
 
+/* The frequency keys of flux and dft monitors, and the reference keys of flux monitors. */
+static void load_spectrum(deck_ctx *c, const scope *sc, yee_config *cfg, yee_monitor_cfg *m,
+                          int box_ok)
+{
+    char key[160];
+    double wmin = 0, wmax = 0, fmin = 0, fmax = 0;
+    long nfreq = 50;
+    int rwmin = get_num(c, sc, "wavelength_min", &wmin);
+    int rwmax = get_num(c, sc, "wavelength_max", &wmax);
+    int rfmin = get_num(c, sc, "frequency_min", &fmin);
+    int rfmax = get_num(c, sc, "frequency_max", &fmax);
+    get_long(c, sc, "nfreq", &nfreq);
+    m->nfreq = (int)nfreq;
+    const int have_w = rwmin != 0 || rwmax != 0, have_f = rfmin != 0 || rfmax != 0;
+    if (have_w && have_f) {
+        deck_error(c, sc->s, sc->key, "give wavelength_min/max or frequency_min/max, not both");
+    } else if (!have_w && !have_f) {
+        deck_error(c, sc->s, sc->key, "the spectrum needs wavelength_min and wavelength_max (um) "
+                                      "or frequency_min and frequency_max (THz)");
+    } else if (have_w && (rwmin == 0 || rwmax == 0)) {
+        deck_error(c, sc->s, sc->key, "give both wavelength_min and wavelength_max");
+    } else if (have_f && (rfmin == 0 || rfmax == 0)) {
+        deck_error(c, sc->s, sc->key, "give both frequency_min and frequency_max");
+    } else if (rwmin > 0 && rwmax > 0) {
+        m->fmin = 1.0 / wmax;
+        m->fmax = 1.0 / wmin;
+        if (wmin > wmax) {
+            snprintf(key, sizeof key, "%s.wavelength_min", sc->key);
+            deck_error(c, config_setting_get_member(sc->s, "wavelength_min"), key,
+                       "must be <= wavelength_max (got %g > %g)", wmin, wmax);
+        }
+    } else if (rfmin > 0 && rfmax > 0) {
+        m->fmin = fmin / YEE_C_UM_THZ;
+        m->fmax = fmax / YEE_C_UM_THZ;
+        if (fmin > fmax) {
+            snprintf(key, sizeof key, "%s.frequency_min", sc->key);
+            deck_error(c, config_setting_get_member(sc->s, "frequency_min"), key,
+                       "must be <= frequency_max (got %g > %g)", fmin, fmax);
+        }
+    }
+    if (m->nfreq == 1 && m->fmax > m->fmin * (1 + 1e-12)) {
+        snprintf(key, sizeof key, "%s.nfreq", sc->key);
+        deck_error(c, config_setting_get_member(sc->s, "nfreq"), key,
+                   "nfreq = 1 needs the minimum equal to the maximum");
+    }
+    if (m->kind != YEE_MON_FLUX)
+        return;
+    m->weight = 1.0;
+    get_num(c, sc, "weight", &m->weight);
+    get_bool(c, sc, "subtract_reference", &m->subtract_reference);
+    get_bool(c, sc, "save_fields", &m->save_fields);
+    const char *ref;
+    const config_setting_t *w;
+    snprintf(key, sizeof key, "%s.reference", sc->key);
+    if (get_string(c, sc, "reference", &ref, &w) > 0) {
+        FILE *fp = fopen(ref, "rb");
+        if (strlen(ref) >= sizeof m->reference)
+            deck_error(c, w, key, "path too long (%zu characters)", strlen(ref));
+        else if (!fp)
+            deck_error(c, w, key, "cannot open the reference run \"%s\": %s (run the reference "
+                                  "deck first; paths are from the working directory)",
+                       ref, strerror(errno));
+        else
+            snprintf(m->reference, sizeof m->reference, "%s", ref);
+        if (fp)
+            fclose(fp);
+    } else if (m->subtract_reference) {
+        snprintf(key, sizeof key, "%s.subtract_reference", sc->key);
+        deck_error(c, config_setting_get_member(sc->s, "subtract_reference"), key,
+                   "needs a reference run (monitors[].reference)");
+    }
+    snprintf(key, sizeof key, "%s.reference_monitor", sc->key);
+    if (get_name(c, sc, "reference_monitor", m->reference_monitor, sizeof m->reference_monitor,
+                 &w) > 0 && !m->reference[0])
+        deck_error(c, w, key, "needs a reference run (monitors[].reference)");
+    if (!box_ok)
+        return;
+    int flat = 0;
+    for (int a = 0; a < 3; a++)
+        flat += m->box_max[a] - m->box_min[a] < 0.5 * cfg->dx[a];
+    if (flat > 1)
+        deck_error(c, sc->s, sc->key, "a flux monitor is a plane (one flat axis) or a closed box "
+                                      "(none); this one is flat on %d axes", flat);
+}
+
 static int load_monitors(deck_ctx *c, const scope *root, yee_config *cfg, const grid_info *g)
 {
-    static const char *const kind_names[] = {"probe", "snapshot"};
+    static const char *const kind_names[] = {"probe", "snapshot", "flux", "dft"};
+    static const yee_monitor_kind kinds[] = {YEE_MON_PROBE, YEE_MON_SNAPSHOT, YEE_MON_FLUX,
+                                             YEE_MON_DFT};
     const config_setting_t *list;
     get_list(c, root, "monitors", &list);
     int n = list ? config_setting_length(list) : 0;
@@ -2294,7 +2946,7 @@ static int load_monitors(deck_ctx *c, const scope *root, yee_config *cfg, const 
         const config_setting_t *w;
         int kind = -1;
         int rkind = get_choice(c, &sc, "type", &kind, &w);
-        m->kind = kind == 1 ? YEE_MON_SNAPSHOT : YEE_MON_PROBE;
+        m->kind = kinds[kind < 0 ? 0 : kind];
         check_only(c, &sc, "type", rkind > 0 ? kind_names[kind] : NULL);
         if (get_name(c, &sc, "name", m->name, sizeof m->name, &w) > 0) {
             name_at[i] = w;
@@ -2325,41 +2977,19 @@ static int load_monitors(deck_ctx *c, const scope *root, yee_config *cfg, const 
                            fmt_value(w, got, sizeof got));
             continue;
         }
-        /* snapshot */
-        for (int a = 0; a < 3; a++) {
-            m->box_min[a] = g->lo[a];
-            m->box_max[a] = g->hi[a];
+        int box_ok = get_box(c, &sc, g, m->box_min, m->box_max);
+        if (m->kind == YEE_MON_FLUX || m->kind == YEE_MON_DFT) {
+            load_spectrum(c, &sc, cfg, m, box_ok);
+            continue;
         }
-        int rmin = get_vec3(c, &sc, "min", m->box_min);
-        int rmax = get_vec3(c, &sc, "max", m->box_max);
+        /* snapshot */
         snprintf(key, sizeof key, "%s.interval", sc.key);
         if (get_long(c, &sc, "interval", &m->interval) == 0)
             deck_error(c, sc.s, key, "missing required key (snapshots need an interval)");
         get_long(c, &sc, "start", &m->start);
         get_bool(c, &sc, "vtk", &m->vtk);
-        if (rmin < 0 || rmax < 0 || !g->ok)
+        if (!box_ok)
             continue;
-        const config_setting_t *ws = config_setting_get_member(sc.s, rmax > 0 ? "max" : "min");
-        if (!ws)
-            ws = sc.s;
-        snprintf(key, sizeof key, "%s.%s", sc.key, rmax > 0 ? "max" : "min");
-        int ordered = 1;
-        for (int a = 0; a < 3; a++)
-            if (m->box_min[a] > m->box_max[a]) {
-                deck_error(c, ws, key, "min > max on %c (%g > %g)", "xyz"[a], m->box_min[a],
-                           m->box_max[a]);
-                ordered = 0;
-            }
-        if (!ordered)
-            continue;
-        for (int a = 0; a < 3; a++)
-            if (m->box_max[a] < g->lo[a] || m->box_min[a] > g->hi[a]) {
-                deck_error(c, ws, key, "the box [%g, %g] x [%g, %g] x [%g, %g] misses the domain "
-                                       "%s",
-                           m->box_min[0], m->box_max[0], m->box_min[1], m->box_max[1],
-                           m->box_min[2], m->box_max[2], dom);
-                break;
-            }
         if (cfg->steps > 0 && m->start > cfg->steps) {
             snprintf(key, sizeof key, "%s.start", sc.key);
             deck_warn(c, config_setting_get_member(sc.s, "start"), key,
@@ -2389,9 +3019,92 @@ static void load_output(deck_ctx *c, const scope *root, yee_config *cfg)
         snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s", dir);
 }
 
+/* checkpoint = { interval; path; }: when and where the run writes checkpoints (solver/sim.c). */
+static void load_checkpoint(deck_ctx *c, const scope *root, yee_config *cfg)
+{
+    scope sc;
+    if (get_group(c, root, "checkpoint", &sc) <= 0)
+        return;
+    check_unknown(c, &sc);
+    get_long(c, &sc, "interval", &cfg->checkpoint_interval);
+    const char *dir;
+    const config_setting_t *w;
+    if (get_string(c, &sc, "path", &dir, &w) <= 0)
+        return;
+    if (!dir[0] || strlen(dir) >= sizeof cfg->checkpoint_dir - 2 * YEE_NAME_LEN)
+        deck_error(c, w, "checkpoint.path", "must be a non-empty path shorter than %d characters",
+                   YEE_PATH_LEN - 2 * YEE_NAME_LEN);
+    else
+        snprintf(cfg->checkpoint_dir, sizeof cfg->checkpoint_dir, "%s", dir);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Entry point
  * ------------------------------------------------------------------------------------------- */
+
+/* A `sweep` group is read by io/params.c for `yee sweep`; a single run ignores it but still
+ * rejects unknown keys in it, so that a typo there is an error wherever the deck is read. */
+static void check_sweep(deck_ctx *c, const scope *root)
+{
+    static const char *const lists[] = {"parameters", "results"};
+    scope sw, sub;
+    if (get_group(c, root, "sweep", &sw) <= 0)
+        return;
+    check_unknown(c, &sw);
+    if (get_group(c, &sw, "slurm", &sub) > 0)
+        check_unknown(c, &sub);
+    for (int k = 0; k < 2; k++) {
+        const config_setting_t *list;
+        if (get_list(c, &sw, lists[k], &list) <= 0)
+            continue;
+        char pat[48], key[48];
+        snprintf(pat, sizeof pat, "sweep.%s[]", lists[k]);
+        snprintf(key, sizeof key, "sweep.%s", lists[k]);
+        for (int i = 0; i < config_setting_length(list); i++)
+            if (list_elem(c, list, pat, key, i, &sub))
+                check_unknown(c, &sub);
+    }
+}
+
+/* A deck with ${...} outside comments is a sweep deck: only `yee sweep` resolves it. Caught
+ * before libconfig, whose message for `${` would be a bare syntax error. */
+static int check_placeholders(const char *path, FILE *fp, yee_err *err)
+{
+    char *text = NULL;
+    size_t cap = 0, len = 0, got;
+    do {
+        if (len + 4096 + 1 > cap) {
+            char *t = (char *)realloc(text, cap = 2 * cap + 4096 + 1);
+            if (!t) {
+                free(text);
+                return YEE_OK; /* libconfig reads the file next and reports what it must */
+            }
+            text = t;
+        }
+        got = fread(text + len, 1, cap - len - 1, fp);
+        len += got;
+    } while (got > 0);
+    int line = 0, rc = YEE_OK;
+    if (text) {
+        text[len] = '\0';
+        if (yee_params_has_placeholder(text, &line)) {
+            const char *p = text;
+            for (int l = 1; l < line && p; l++)
+                p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+            p = p ? strstr(p, "${") : NULL; /* the first on its line, to show it */
+            if (!p)
+                p = "${...}";
+            int shown = (int)strcspn(p, "}\n") + 1;
+            rc = yee_fail(err, YEE_ERR_DECK, "%s:%d: error: %.*s%s is a sweep parameter: run "
+                          "this deck with `yee sweep %s --out DIR`, which writes and runs one "
+                          "resolved deck per job (docs/sweeps.md)", path, line,
+                          shown > 60 ? 60 : shown, p, shown > 60 ? "..." : "",
+                          path);
+        }
+    }
+    free(text);
+    return rc;
+}
 
 /* Warnings are printed once per run, by rank 0, not by every MPI rank. */
 static int quiet_rank(void)
@@ -2419,7 +3132,10 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
     FILE *fp = fopen(path, "r");
     if (!fp)
         return yee_fail(err, YEE_ERR_IO, "cannot open deck '%s': %s", path, strerror(errno));
+    int placeholder = check_placeholders(path, fp, err);
     fclose(fp);
+    if (placeholder < 0)
+        return placeholder;
 
     config_t lc;
     config_init(&lc);
@@ -2458,6 +3174,7 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
     root.s = config_root_setting(&lc);
     root.pat = "";
     check_unknown(&c, &root);
+    check_sweep(&c, &root);
     grid_info g;
     memset(&g, 0, sizeof g);
     load_grid(&c, &root, cfg, &g);
@@ -2473,6 +3190,8 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
         rc = load_monitors(&c, &root, cfg, &g);
     if (rc == 0)
         load_output(&c, &root, cfg);
+    if (rc == 0)
+        load_checkpoint(&c, &root, cfg);
     config_destroy(&lc);
 
     if (rc == YEE_ERR_NOMEM) {

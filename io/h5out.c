@@ -53,6 +53,7 @@ struct yee_h5 {
     hid_t dxpl; /* collective transfer list */
     int nsnaps, cap;
     snap *snaps;
+    int reopened; /* yee_h5_reopen: snapshot datasets exist already */
 };
 
 /* ---- small helpers ---- */
@@ -146,6 +147,14 @@ static hid_t open_or_create_group(hid_t loc, const char *name)
     return -1;
 }
 
+/* In a reopened file (a restart), a dataset written once more replaces the one a run wrote after
+ * its checkpoint (e.g. killed while writing its probes at the end): drop the old link first. */
+static void drop_stale(const yee_h5 *h, hid_t g, const char *name)
+{
+    if (h->reopened && H5Lexists(g, name, H5P_DEFAULT) > 0)
+        H5Ldelete(g, name, H5P_DEFAULT);
+}
+
 /* A monitor name becomes one path element: no '/', not empty, not "." or "..". */
 static int valid_name(const char *s)
 {
@@ -182,12 +191,11 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     return YEE_OK;
 }
 
-int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
-                  yee_h5 **out, yee_err *err)
+/* Create (cfg != NULL) or reopen read-write (cfg == NULL) the file at path. */
+static int h5_open(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
+                   yee_h5 **out, yee_err *err)
 {
     *out = NULL;
-    if (!path || !cfg)
-        return YEE_FAIL(err, YEE_ERR_IO, "yee_h5_create: no path or config");
     /* yee reports HDF5 failures itself, once, naming the file; HDF5's stack dump is noise. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
@@ -206,10 +214,13 @@ int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const 
         rc = YEE_FAIL(err, YEE_ERR_IO, "cannot set up parallel HDF5 for '%s': %s", path,
                       h5_reason(why));
     } else {
-        h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        h->reopened = cfg == NULL;
+        h->file = cfg ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                      : H5Fopen(path, H5F_ACC_RDWR, fapl);
         if (h->file < 0) {
             char why[512];
-            rc = YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s': %s", path, h5_reason(why));
+            rc = YEE_FAIL(err, YEE_ERR_IO, "cannot %s '%s': %s", cfg ? "create" : "reopen", path,
+                          h5_reason(why));
         }
     }
     if (fapl >= 0)
@@ -223,7 +234,7 @@ int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const 
                           path, h5_reason(why));
         }
     }
-    if (rc == YEE_OK)
+    if (rc == YEE_OK && cfg)
         rc = write_root_attrs(h, cfg, deck_text, err);
     if (rc != YEE_OK) {
         if (h->dxpl >= 0)
@@ -234,6 +245,31 @@ int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const 
         return rc;
     }
     *out = h;
+    return YEE_OK;
+}
+
+int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
+                  yee_h5 **out, yee_err *err)
+{
+    *out = NULL;
+    if (!path || !cfg)
+        return YEE_FAIL(err, YEE_ERR_IO, "yee_h5_create: no path or config");
+    return h5_open(path, comm, cfg, deck_text, out, err);
+}
+
+int yee_h5_reopen(const char *path, MPI_Comm comm, yee_h5 **out, yee_err *err)
+{
+    *out = NULL;
+    if (!path)
+        return YEE_FAIL(err, YEE_ERR_IO, "yee_h5_reopen: no path");
+    return h5_open(path, comm, NULL, NULL, out, err);
+}
+
+int yee_h5_flush(yee_h5 *h, yee_err *err)
+{
+    char why[512];
+    if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot flush '%s': %s", h->path, h5_reason(why));
     return YEE_OK;
 }
 
@@ -296,7 +332,7 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
     char obj[2 * YEE_NAME_LEN + 16];
     snprintf(obj, sizeof obj, "/snapshots/%s/%s", monitor, cname);
     hid_t g_snap = -1, g_mon = -1, space = -1, dcpl = -1;
-    int ok = 0;
+    int ok = 0, other_shape = 0;
     do {
         if ((g_snap = open_or_create_group(h->file, "snapshots")) < 0)
             break;
@@ -304,6 +340,18 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
             break;
         hsize_t dims[4] = {(hsize_t)nframes, (hsize_t)shape[2], (hsize_t)shape[1],
                            (hsize_t)shape[0]};
+        if (h->reopened && H5Lexists(g_mon, cname, H5P_DEFAULT) > 0) {
+            /* a restarted run: the frames before the checkpoint are in this dataset already */
+            hsize_t have[4] = {0, 0, 0, 0};
+            if ((s->dset = H5Dopen2(g_mon, cname, H5P_DEFAULT)) < 0 ||
+                (space = H5Dget_space(s->dset)) < 0)
+                break;
+            other_shape = H5Sget_simple_extent_ndims(space) != 4 ||
+                          H5Sget_simple_extent_dims(space, have, NULL) < 0 ||
+                          memcmp(have, dims, sizeof dims) != 0;
+            ok = !other_shape;
+            break;
+        }
         if ((space = H5Screate_simple(4, dims, NULL)) < 0)
             break;
         /* Contiguous, allocated up front (parallel HDF5 needs that anyway), never pre-filled:
@@ -321,7 +369,11 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
         ok = 1;
     } while (0);
     char why[512];
-    if (!ok)
+    if (other_shape)
+        snprintf(why, sizeof why, "the dataset in the file has another shape than this run's "
+                                  "(%ld frames of %lld x %lld x %lld nodes)", nframes,
+                 (long long)shape[0], (long long)shape[1], (long long)shape[2]);
+    else if (!ok)
         h5_reason(why);
     if (dcpl >= 0)
         H5Pclose(dcpl);
@@ -336,9 +388,23 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
             H5Dclose(s->dset);
         free(s->steps);
         free(s->times);
-        return YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s:%s': %s", h->path, obj, why);
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot %s '%s:%s': %s",
+                        h->reopened ? "reopen" : "create", h->path, obj, why);
     }
     *out_id = h->nsnaps++;
+    return YEE_OK;
+}
+
+int yee_h5_snapshot_label(yee_h5 *h, int id, long frame, long step, double time, yee_err *err)
+{
+    if (id < 0 || id >= h->nsnaps || frame < 0 || frame >= h->snaps[id].nframes)
+        return YEE_FAIL(err, YEE_ERR_IO, "%s: no frame %ld of snapshot %d to label", h->path,
+                        frame, id);
+    snap *s = &h->snaps[id];
+    s->steps[frame] = step;
+    s->times[frame] = time;
+    if (frame + 1 > s->frames_written)
+        s->frames_written = frame + 1;
     return YEE_OK;
 }
 
@@ -416,6 +482,27 @@ int yee_h5_snapshot_write(yee_h5 *h, int id, long frame, long step, double time,
     return YEE_OK;
 }
 
+/* Closes the handles of a dataset write (any may be -1) and reports rc < 0 as YEE_ERR_IO naming
+ * the object, with HDF5's innermost reason (read before the handles are closed). */
+static int end_write(const yee_h5 *h, herr_t rc, hid_t mspace, hid_t fspace, hid_t dset, hid_t g,
+                     const char *obj, yee_err *err)
+{
+    char why[512];
+    if (rc < 0)
+        h5_reason(why);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (dset >= 0)
+        H5Dclose(dset);
+    if (g >= 0)
+        H5Gclose(g);
+    if (rc < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s:%s': %s", h->path, obj, why);
+    return YEE_OK;
+}
+
 /* ---- probes ---- */
 
 int yee_h5_probe_write(yee_h5 *h, const char *monitor, int ncomp, const int *comps,
@@ -461,6 +548,7 @@ int yee_h5_probe_write(yee_h5 *h, const char *monitor, int ncomp, const int *com
         hsize_t dims[2] = {(hsize_t)nsteps, (hsize_t)ncomp};
         if ((fspace = H5Screate_simple(2, dims, NULL)) < 0)
             break;
+        drop_stale(h, g, monitor);
         if ((dset = H5Dcreate2(g, monitor, H5_REAL, fspace, H5P_DEFAULT, H5P_DEFAULT,
                                H5P_DEFAULT)) < 0)
             break;
@@ -483,20 +571,113 @@ int yee_h5_probe_write(yee_h5 *h, const char *monitor, int ncomp, const int *com
             break;
         rc = 0;
     } while (0);
-    char why[512];
-    if (rc < 0)
-        h5_reason(why);
-    if (mspace >= 0)
-        H5Sclose(mspace);
-    if (fspace >= 0)
-        H5Sclose(fspace);
-    if (dset >= 0)
-        H5Dclose(dset);
-    if (g >= 0)
+    return end_write(h, rc, mspace, fspace, dset, g, obj, err);
+}
+
+/* ---- frequency-domain data ---- */
+
+/* Create the groups of an absolute path's parent ("/a/b/c" -> /a, /a/b); returns the innermost
+ * group (close it) and points *leaf at the last element. */
+static hid_t parent_group(hid_t file, const char *path, char *buf, size_t cap, const char **leaf)
+{
+    snprintf(buf, cap, "%s", path[0] == '/' ? path + 1 : path);
+    hid_t g = H5Gopen2(file, "/", H5P_DEFAULT);
+    char *p = buf;
+    for (char *slash; g >= 0 && (slash = strchr(p, '/')); p = slash + 1) {
+        *slash = '\0';
+        hid_t next = open_or_create_group(g, p);
         H5Gclose(g);
-    if (rc < 0)
-        return YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s:%s': %s", h->path, obj, why);
-    return YEE_OK;
+        g = next;
+    }
+    *leaf = p;
+    return g;
+}
+
+int yee_h5_vector_write(yee_h5 *h, const char *path, int64_t n, const double *data,
+                        const char *attr_name, const char *attr_text, yee_err *err)
+{
+    if (!all_ok(h->comm, n >= 0 && (n == 0 || data)))
+        return YEE_FAIL(err, YEE_ERR_IO, "%s: '%s': bad vector (%lld values)", h->path, path,
+                        (long long)n);
+    char buf[4 * YEE_NAME_LEN];
+    const char *leaf;
+    hid_t g = parent_group(h->file, path, buf, sizeof buf, &leaf);
+    hid_t space = -1, dset = -1, mspace = -1;
+    herr_t rc = -1;
+    do {
+        if (g < 0)
+            break;
+        hsize_t dims[1] = {(hsize_t)n};
+        if ((space = H5Screate_simple(1, dims, NULL)) < 0)
+            break;
+        drop_stale(h, g, leaf);
+        if ((dset = H5Dcreate2(g, leaf, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
+                               H5P_DEFAULT)) < 0)
+            break;
+        hsize_t mdims[1] = {n > 0 ? (hsize_t)n : 1};
+        if ((mspace = H5Screate_simple(1, mdims, NULL)) < 0)
+            break;
+        if ((h->rank != 0 || n == 0) && (H5Sselect_none(space) < 0 || H5Sselect_none(mspace) < 0))
+            break;
+        static const double dummy = 0;
+        if (H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, h->dxpl,
+                     (h->rank == 0 && n > 0) ? data : &dummy) < 0)
+            break;
+        if (attr_name && set_str_attr(dset, attr_name, attr_text) < 0)
+            break;
+        rc = 0;
+    } while (0);
+    return end_write(h, rc, mspace, space, dset, g, path, err);
+}
+
+int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t shape[3],
+                       const int64_t start[3], const int64_t count[3], const double *data,
+                       const double origin[3], const double spacing[3], yee_err *err)
+{
+    int ok = nfreq >= 1, empty = 0;
+    for (int a = 0; a < 3 && ok; a++) {
+        empty |= count[a] == 0;
+        ok = shape[a] >= 1 && start[a] >= 0 && count[a] >= 0 && start[a] + count[a] <= shape[a];
+    }
+    if (!all_ok(h->comm, ok && (empty || data)))
+        return YEE_FAIL(err, YEE_ERR_IO, "%s: '%s': block outside %lld x %lld x %lld", h->path,
+                        path, (long long)shape[0], (long long)shape[1], (long long)shape[2]);
+    char buf[4 * YEE_NAME_LEN];
+    const char *leaf;
+    hid_t g = parent_group(h->file, path, buf, sizeof buf, &leaf);
+    hid_t fspace = -1, mspace = -1, dset = -1;
+    herr_t rc = -1;
+    do {
+        if (g < 0)
+            break;
+        hsize_t dims[4] = {(hsize_t)nfreq, (hsize_t)shape[2], (hsize_t)shape[1],
+                           (hsize_t)shape[0]};
+        if ((fspace = H5Screate_simple(4, dims, NULL)) < 0)
+            break;
+        drop_stale(h, g, leaf);
+        if ((dset = H5Dcreate2(g, leaf, H5T_NATIVE_DOUBLE, fspace, H5P_DEFAULT, H5P_DEFAULT,
+                               H5P_DEFAULT)) < 0)
+            break;
+        hsize_t mdims[4] = {(hsize_t)nfreq, empty ? 1 : (hsize_t)count[2],
+                            empty ? 1 : (hsize_t)count[1], empty ? 1 : (hsize_t)count[0]};
+        if ((mspace = H5Screate_simple(4, mdims, NULL)) < 0)
+            break;
+        if (empty) {
+            if (H5Sselect_none(fspace) < 0 || H5Sselect_none(mspace) < 0)
+                break;
+        } else {
+            hsize_t off[4] = {0, (hsize_t)start[2], (hsize_t)start[1], (hsize_t)start[0]};
+            if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, mdims, NULL) < 0)
+                break;
+        }
+        static const double dummy = 0;
+        if (H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, fspace, h->dxpl, empty ? &dummy : data) < 0)
+            break;
+        if (set_doubles(dset, "origin", 3, origin) < 0 || set_doubles(dset, "spacing", 3, spacing) < 0)
+            break;
+        rc = 0;
+    } while (0);
+    return end_write(h, rc, mspace, fspace, dset, g, path, err);
 }
 
 /* ---- XDMF sidecar ---- */

@@ -12,6 +12,9 @@
  *   /probes/<monitor>      (nsteps, ncomp) of yee_real; attributes components ("Ex,Ez"),
  *                          position[ncomp][3] (um, the grid node sampled per component),
  *                          t0[ncomp] (c-units, time of row 0 per component), dt (c-units)
+ *   /flux/<monitor>/...    frequency (c/um), frequency_thz, flux, [reference, normalized], and
+ *                          face<f>/<Comp>_re|_im DFT fields (solver/dft.h says which)
+ *   /dft/<monitor>/<Comp>_re|_im  (nfreq, nz, ny, nx) float64, attrs origin, spacing; frequency
  * yee_h5_close writes <file without .h5>.xmf so ParaView opens the snapshots directly.
  * This module is the only includer of hdf5.h; its header exposes none of it.
  */
@@ -35,6 +38,16 @@ typedef struct yee_h5 yee_h5;
 int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
                   yee_h5 **out, yee_err *err);
 
+/* Reopen the file a run wrote up to a checkpoint (read-write, collective) to continue it after
+ * `yee run --restart`: snapshot_define then opens the existing datasets (their shape must be the
+ * one the run defines) and later frames are written into them; root attributes and the
+ * geometry are left as they are. Fails with YEE_ERR_IO naming the file when it is missing. */
+int yee_h5_reopen(const char *path, MPI_Comm comm, yee_h5 **out, yee_err *err);
+
+/* Write every buffered change to the file (collective): the file on disk then holds all frames
+ * written so far and opens cleanly, even if the process is killed before yee_h5_close. */
+int yee_h5_flush(yee_h5 *h, yee_err *err);
+
 /* Define /snapshots/<monitor>/<component name>, shape (nframes, shape[2], shape[1], shape[0]).
  * shape is (nx, ny, nz) of the sampled nodes; origin/spacing in um. Returns an id in *out_id. */
 int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const int64_t shape[3],
@@ -47,12 +60,31 @@ int yee_h5_snapshot_write(yee_h5 *h, int id, long frame, long step, double time,
                           const int64_t start[3], const int64_t count[3], const yee_real *data,
                           yee_err *err);
 
+/* Record the label of frame `frame` of snapshot id without writing data: a frame the run wrote
+ * before the checkpoint a restarted run continues from, so that close writes the complete
+ * steps/times attributes and XDMF. Same on every rank; not collective. */
+int yee_h5_snapshot_label(yee_h5 *h, int id, long frame, long step, double time, yee_err *err);
+
 /* Write /probes/<monitor>: nsteps rows of ncomp values (row-major). Only the owning rank passes
  * data (others NULL); positions[3*c] is the node sampled for component comps[c], t0[c] the time
  * of row 0 for it (c-units) and dt the row spacing. */
 int yee_h5_probe_write(yee_h5 *h, const char *monitor, int ncomp, const int *comps,
                        const double *positions, const double *t0, double dt, long nsteps,
                        const yee_real *data, yee_err *err);
+
+/* Write the 1-D float64 dataset `path` ("/flux/trans/flux": groups are created) of n values.
+ * Collective; every rank passes the same data (rank 0's is written). attr_name/attr_text, when
+ * not NULL, add one string attribute to it (units, a description). */
+int yee_h5_vector_write(yee_h5 *h, const char *path, int64_t n, const double *data,
+                        const char *attr_name, const char *attr_text, yee_err *err);
+
+/* Write the float64 dataset `path` of shape (nfreq, shape[2], shape[1], shape[0]) (frequency-
+ * domain fields: a DFT monitor's real or imaginary part) with this rank's block at start[3] of
+ * count[3] nodes, data (nfreq, count[2], count[1], count[0]); a rank without nodes passes
+ * count 0. Attributes origin[3] and spacing[3] (um) as for snapshots. Collective. */
+int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t shape[3],
+                       const int64_t start[3], const int64_t count[3], const double *data,
+                       const double origin[3], const double spacing[3], yee_err *err);
 
 /* Flush and close the file; rank 0 writes the XDMF sidecar. Frees h (also on failure). */
 int yee_h5_close(yee_h5 *h, yee_err *err);

@@ -59,12 +59,21 @@ typedef struct yee_sample {
     int i, j, k;
 } yee_sample;
 
-/* A point current to inject this step: J (normalized, per cell volume) into E component comp. */
+/* A point current to inject this step: comp 0..2 an electric current density J (normalized,
+ * per cell volume) into Ex..Ez, comp 3..5 a magnetic current density M into Hx..Hz. */
 typedef struct yee_point_current {
     int comp;
     int i, j, k;
     yee_real j_value;
 } yee_point_current;
+
+/* A running DFT of one component over a box of nodes (kernels/yee_cell.h yee_dft_sample). */
+typedef struct yee_dft_region {
+    int comp;            /* YEE_EX..YEE_HZ (0..5) */
+    int lo[3], count[3]; /* nodes of the subdomain, each count >= 1 */
+    int avg_axis;        /* -1, or sample the mean of each node and its neighbour at -1 there */
+    int nfreq;
+} yee_dft_region;
 
 /* Health of the fields: sums of squares and the first non-finite value found (if any). */
 typedef struct yee_norms {
@@ -87,8 +96,24 @@ typedef struct yee_backend_ops {
     /* Reads H^{n+1/2}, writes E^{n+1} over all interior cells, CPML psi_e slabs, PEC walls;
      * with dispersive nodes first P^{n+1} from E^n, last the polarization current (yee_ade.h). */
     int (*step_e)(void *ctx, yee_err *err);
-    /* Adds point currents to E (after step_e of the same step). */
+    /* Adds point currents: J to E (after step_e of the same step), M to H (after step_h). */
     int (*apply_sources)(void *ctx, int n, const yee_point_current *src, yee_err *err);
+    /* Allocates zeroed DFT sums (2 * nfreq * nodes doubles) for region r; writes its id. */
+    int (*dft_create)(void *ctx, const yee_dft_region *r, int *id, yee_err *err);
+    /* Adds the current field of region id with this step's phasors ph (2 * nfreq, see
+     * yee_dft_add); the solver calls it for E after the E halo and for H after step_h. */
+    int (*dft_accumulate)(void *ctx, int id, const double *ph, yee_err *err);
+    /* Copies region id's sums to host re/im (nfreq x nodes, node x fastest), or with
+     * set != 0 replaces the sums by re/im (restart from a checkpoint). */
+    int (*dft_transfer)(void *ctx, int id, double *re, double *im, int set, yee_err *err);
+    /* Snapshot output without stalling the time loop: copy_start snapshots component comp on
+     * [lo, lo+count) into the backend's buffer `slot` (0 <= slot < 64) and starts moving it to
+     * the host (a GPU: an asynchronous copy on a second stream, overlapping the next step's
+     * kernels); copy_finish waits for it and copies it to out (host, x fastest). A slot holds
+     * one pending copy; the fields may be stepped in between. */
+    int (*copy_start)(void *ctx, int comp, const int lo[3], const int count[3], int slot,
+                      yee_err *err);
+    int (*copy_finish)(void *ctx, int slot, yee_real *out, yee_err *err);
     /* Copies the two components of `kind` tangential to `axis` (axis+1, axis+2 mod 3: the only
      * ones the stencil reads across a face) on the interior layer `layer` (0..n-1) into buf
      * (2 * n_other1 * n_other2 values, component-major, lower axis fastest). */
@@ -116,6 +141,20 @@ typedef struct yee_backend_ops {
      * yee_backend_bytes_needed for the CPU, only small staging buffers for a GPU), so the
      * solver can refuse a run before it allocates anything. */
     size_t (*host_bytes)(yee_dims d, int nslabs, const yee_slab *slabs);
+    /* Checkpoints (solver/checkpoint.h): the complete time-stepping state of the subdomain as
+     * an ordered list of arrays ("parts"), the same list and layout on every backend so that a
+     * checkpoint written on one restarts on another: parts 0..5 Ex, Ey, Ez, Hx, Hy, Hz over the
+     * whole padded array, ghost layers included (the exchanged ghosts are read by the next
+     * step); then per CPML slab, in setup order, psi_e[0], psi_e[1], psi_h[0], psi_h[1] (slab
+     * cells, x fastest); last, with dispersive nodes, the npol polarization values. DFT sums
+     * are not parts: dft_transfer moves them. Parts go one at a time, so a checkpoint needs
+     * host memory for the largest part only, not for a second copy of the state. */
+    int (*state_parts)(void *ctx);
+    /* Bytes of part p (0 <= p < state_parts). */
+    size_t (*state_part_bytes)(void *ctx, int p);
+    /* Copies part p to host buf (set = 0), or replaces it by buf (set != 0). Reads/writes the
+     * part only; called between steps (a pending deferred sweep is completed first). */
+    int (*state_transfer)(void *ctx, int p, void *buf, int set, yee_err *err);
 } yee_backend_ops;
 
 /* The CPU (OpenMP) backend; always built. */

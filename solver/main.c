@@ -1,21 +1,25 @@
 /* solver/main.c -- the `yee` command line: run, check, info (and deck-keys for the docs test).
  * The only place that prints final errors and chooses exit codes: 0 success, 1 a failed run or
- * an invalid deck, 2 a bad command line.
+ * an invalid deck, 2 a bad command line, 3 a run stopped by SIGTERM after writing a checkpoint.
  */
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "io/deck.h"
+#include "postproc/export_vtk.h"
+#include "postproc/resonances.h"
 #include "solver/bench.h"
 #include "solver/geometry_out.h"
 #include "solver/grid.h"
 #include "solver/sim.h"
 #include "solver/source.h"
+#include "solver/sweep.h"
 
 #ifndef YEE_VERSION
 #define YEE_VERSION "0.0.0"
@@ -26,9 +30,11 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cuda] [--quiet]\n"
-    "      [--ranks PXxPYxPZ]\n"
+    "      [--ranks PXxPYxPZ] [--restart CKPT]\n"
     "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf);\n"
-    "                 under mpirun the grid is split over the ranks\n"
+    "                 under mpirun the grid is split over the ranks. SIGTERM writes a\n"
+    "                 checkpoint and stops (exit 3), SIGUSR1 writes one and goes on;\n"
+    "                 --restart continues from one (docs/checkpoint.md)\n"
     "  check DECK [--set KEY=VALUE]... [--geometry DIR]\n"
     "                 validate DECK and print grid, time step, memory and resolution;\n"
     "                 --geometry writes the rasterized permittivity to DIR (HDF5 + VTK)\n"
@@ -36,6 +42,17 @@ static const char usage_text[] =
     "        [--repeat N] [--json] [--weak]\n"
     "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem;\n"
     "                 under mpirun: strong scaling, or weak with --size per rank (--weak)\n"
+    "  resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz] [--start FS]\n"
+    "      [--modes N] [--max-error E]\n"
+    "                 frequencies, decay rates and Q of a probe's time series (harminv)\n"
+    "  export-vtk RUN.h5 [--monitor NAME] [--component Ez] [--frame N|--step S|--all]\n"
+    "      [--out DIR]\n"
+    "                 snapshot frames of a run's HDF5 file as legacy VTK files\n"
+    "                 (default: every monitor and component, last frame)\n"
+    "  sweep DECK [--out DIR] [--jobs N] [--ranks-per-job R] [--slurm|--collect|--dry-run]\n"
+    "                 every job of the deck's sweep section (parameters in ${...}): job decks,\n"
+    "                 runs (resumable; under mpirun farmed over the ranks) and summary.csv;\n"
+    "                 yee sweep --help and docs/sweeps.md tell more\n"
     "  info           build configuration, backends and devices\n"
     "  deck-keys      every deck key with type, unit and default (see docs/deck.md)\n"
     "\n"
@@ -54,6 +71,7 @@ typedef struct cli {
     int quiet;
     int ranks[3];
     const char *geometry_dir; /* yee check --geometry DIR */
+    const char *restart;      /* yee run --restart CKPT */
 } cli;
 
 static int rank0(void)
@@ -78,6 +96,8 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
             c->geometry_dir = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--out") == 0 && i + 1 < argc) {
             c->out_dir = argv[++i];
+        } else if (allow_run_opts && strcmp(a, "--restart") == 0 && i + 1 < argc) {
+            c->restart = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--backend") == 0 && i + 1 < argc) {
             c->backend = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--ranks") == 0 && i + 1 < argc) {
@@ -247,6 +267,29 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
+/* The only state the signal handlers touch (async-signal-safe: they set flags, nothing else);
+ * the time loop reads it between steps (solver/sim.h). */
+static yee_signal_flags run_signals;
+
+static void on_signal(int sig)
+{
+    if (sig == SIGTERM)
+        run_signals.term = 1;
+    else
+        run_signals.usr1 = run_signals.usr1 + 1;
+}
+
+static void watch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* a signal must not fail the write() or MPI call it interrupts */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     cli c;
@@ -269,6 +312,11 @@ static int cmd_run(int argc, char **argv)
     for (int a = 0; a < 3; a++)
         opt.ranks[a] = c.ranks[a];
     opt.progress = !c.quiet && rank0() && isatty(STDERR_FILENO);
+    opt.restart = c.restart;
+    opt.signals = &run_signals;
+    opt.sets = c.sets;
+    opt.nsets = c.nsets;
+    watch_signals();
     if (!c.quiet && rank0())
         printf("yee %s: %s, %d x %d x %d cells, %ld steps of %.4g fs\n", YEE_VERSION, cfg.name,
                cfg.n[0], cfg.n[1], cfg.n[2], cfg.steps, cfg.dt * YEE_TIME_UNIT_FS);
@@ -280,6 +328,19 @@ static int cmd_run(int argc, char **argv)
         if (rank0())
             fprintf(stderr, "yee: error: %s\n", err.msg);
         rc = rc == YEE_ERR_USAGE ? 2 : 1;
+    } else if (stats.stopped) {
+        /* exit 3: a job script can tell "stopped, resume me" from success and failure */
+        if (rank0()) {
+            fprintf(stderr, "yee: stopped by SIGTERM at step %ld of %ld after writing the "
+                            "checkpoint %s; continue with: yee run %s", stats.checkpoint_step,
+                    cfg.steps, stats.checkpoint, c.deck);
+            if (c.out_dir)
+                fprintf(stderr, " --out %s", c.out_dir);
+            for (int i = 0; i < c.nsets; i++)
+                fprintf(stderr, " --set '%s'", c.sets[i]);
+            fprintf(stderr, " --restart %s\n", stats.checkpoint);
+        }
+        rc = 3;
     } else {
         if (!c.quiet && rank0()) {
             char mem[32];
@@ -415,6 +476,13 @@ int main(int argc, char **argv)
         rc = cmd_check(argc, argv);
     } else if (strcmp(cmd, "bench") == 0) {
         rc = cmd_bench(argc, argv);
+    } else if (strcmp(cmd, "resonances") == 0 || strcmp(cmd, "export-vtk") == 0) {
+        /* post-processing reads one file: serial, on rank 0 only (postproc/) */
+        if (rank0())
+            rc = cmd[0] == 'r' ? yee_resonances_main(argc - 1, argv + 1)
+                               : yee_export_vtk_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "sweep") == 0) {
+        rc = yee_sweep_main(argc, argv); /* every rank: rank 0 hands out jobs to the others */
     } else if (strcmp(cmd, "info") == 0) {
         rc = cmd_info();
     } else if (strcmp(cmd, "deck-keys") == 0) {

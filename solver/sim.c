@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +19,13 @@
 
 #include "io/h5out.h"
 #include "io/vtk.h"
+#include "solver/checkpoint.h"
 #include "solver/geometry_out.h"
+#include "solver/dft.h"
 #include "solver/grid.h"
 #include "solver/source.h"
+#include "solver/sources.h"
 
-/* Half-cell offset of component c along axis a: Ex sits at i+1/2 on x, Hx at j+1/2, k+1/2. */
-static double stagger(int c, int a)
-{
-    if (c < 3)
-        return c == a ? 0.5 : 0.0;
-    return (c - 3) == a ? 0.0 : 0.5;
-}
-
-typedef struct point_source {
-    const yee_source_cfg *cfg;
-    int owned;        /* this rank holds the cell */
-    int i, j, k;      /* local cell */
-    double inv_volume;
-} point_source;
 
 typedef struct probe {
     const yee_monitor_cfg *cfg;
@@ -55,6 +45,9 @@ typedef struct snapshot_comp {
     int start[3];          /* offset of this rank's part inside the global box */
     int h5_id;
     double origin[3];
+    int slot;              /* backend copy slot (copy_start), -1: copied synchronously */
+    int pending;           /* a frame is on its way: write it at the next step */
+    long pending_frame, pending_step;
 } snapshot_comp;
 
 typedef struct snapshot {
@@ -81,10 +74,8 @@ struct yee_sim {
     double energy_ref;    /* energy at the first check after the sources ended (0: not yet) */
     long energy_ref_step;
 
-    int nsrc;
-    point_source *src;
-    yee_point_current *currents;
-    int ncur;
+    yee_sources *sources;
+    yee_dft_set *dft;     /* flux and DFT monitors */
 
     int nprobes;
     probe *probes;
@@ -98,6 +89,19 @@ struct yee_sim {
     double t_start;       /* MPI_Wtime at the first advance */
     double t_last_progress;
     double seconds;
+    long step0;           /* step this process started from (> 0 after a restart) */
+
+    /* checkpoints (solver/checkpoint.h) */
+    uint64_t deck_hash;   /* the deck text and its --set options */
+    char ckpt_path[YEE_PATH_LEN + YEE_NAME_LEN + 8]; /* manifest this run writes */
+    long ckpt_step;       /* step of the checkpoint written last (or restarted from), -1: none */
+    int restarted;        /* the state came from a checkpoint */
+    int stopped;          /* SIGTERM: checkpoint written, loop left early */
+    MPI_Request sig_req;  /* the signal agreement in flight (poll_signals) */
+    int sig_send, sig_recv;
+    sig_atomic_t usr1_seen;
+    long sig_at_step;     /* YEE_SIGNAL_AT_STEP test hook: raise sig_at_num after that step */
+    int sig_at_num, sig_at_rank;
 };
 
 /* ---- backend choice ---- */
@@ -129,21 +133,6 @@ int yee_backend_pick(const char *name, const yee_backend_ops **out, yee_err *err
 
 /* ---- setup ---- */
 
-/* Nearest node of component c to position x (um) along axis a, clamped to the interior. */
-static int nearest_node(const yee_config *cfg, int c, int a, double x)
-{
-    long i = lround((x - cfg->origin[a]) / cfg->dx[a] - stagger(c, a));
-    if (i < 0)
-        i = 0;
-    if (i > cfg->n[a] - 1)
-        i = cfg->n[a] - 1;
-    return (int)i;
-}
-
-static double node_position(const yee_config *cfg, int c, int a, int i)
-{
-    return cfg->origin[a] + (i + stagger(c, a)) * cfg->dx[a];
-}
 
 /* ---- decomposition ---- */
 
@@ -244,36 +233,6 @@ static int sync_status(yee_sim *s, int rc, yee_err *err)
     return yee_fail(err, code, "rank %d: %s", first, msg);
 }
 
-static int setup_sources(yee_sim *s, yee_err *err)
-{
-    const yee_config *cfg = s->cfg;
-    s->nsrc = cfg->nsources;
-    s->src = (point_source *)calloc((size_t)(cfg->nsources + 1), sizeof *s->src);
-    s->currents = (yee_point_current *)calloc((size_t)(cfg->nsources + 1), sizeof *s->currents);
-    if (!s->src || !s->currents)
-        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate sources");
-    s->t_sources_end = 0.0;
-    for (int q = 0; q < cfg->nsources; q++) {
-        const yee_source_cfg *sc = &cfg->sources[q];
-        point_source *p = &s->src[q];
-        p->cfg = sc;
-        int ijk[3];
-        for (int a = 0; a < 3; a++)
-            ijk[a] = nearest_node(cfg, sc->component, a, sc->position[a]) - s->grid.offset[a];
-        p->owned = 1;
-        for (int a = 0; a < 3; a++)
-            p->owned &= ijk[a] >= 0 && ijk[a] < s->grid.n[a];
-        p->i = ijk[0];
-        p->j = ijk[1];
-        p->k = ijk[2];
-        p->inv_volume = 1.0 / (cfg->dx[0] * cfg->dx[1] * cfg->dx[2]);
-        const double end = yee_profile_end(&sc->profile);
-        if (end > s->t_sources_end)
-            s->t_sources_end = end;
-    }
-    return YEE_OK;
-}
-
 static int setup_probes(yee_sim *s, yee_err *err)
 {
     const yee_config *cfg = s->cfg;
@@ -297,8 +256,8 @@ static int setup_probes(yee_sim *s, yee_err *err)
             pr->comps[q] = c;
             int ijk[3];
             for (int a = 0; a < 3; a++) {
-                ijk[a] = nearest_node(cfg, c, a, mc->position[a]);
-                pr->pos[q][a] = node_position(cfg, c, a, ijk[a]);
+                ijk[a] = yee_nearest_node(cfg, c, a, mc->position[a]);
+                pr->pos[q][a] = yee_node_position(cfg, c, a, ijk[a]);
                 ijk[a] -= s->grid.offset[a];
                 pr->owned &= ijk[a] >= 0 && ijk[a] < s->grid.n[a];
             }
@@ -319,23 +278,6 @@ static int setup_probes(yee_sim *s, yee_err *err)
     return YEE_OK;
 }
 
-/* Index range of component c's nodes inside [min, max] along axis a; a plane (min == max) or a
- * box thinner than one cell takes the nearest node. */
-static void node_range(const yee_config *cfg, int c, int a, double min, double max, int *lo,
-                       int *count)
-{
-    const double off = stagger(c, a);
-    int l = (int)ceil((min - cfg->origin[a]) / cfg->dx[a] - off - 1e-9);
-    int h = (int)floor((max - cfg->origin[a]) / cfg->dx[a] - off + 1e-9);
-    if (l < 0)
-        l = 0;
-    if (h > cfg->n[a] - 1)
-        h = cfg->n[a] - 1;
-    if (l > h)
-        l = h = nearest_node(cfg, c, a, 0.5 * (min + max));
-    *lo = l;
-    *count = h - l + 1;
-}
 
 static long snapshot_frames(const yee_config *cfg, const yee_monitor_cfg *mc)
 {
@@ -360,7 +302,7 @@ static int setup_snapshots(yee_sim *s, yee_err *err)
     if (!s->snaps)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate snapshots");
     size_t biggest = 0;
-    int q = 0;
+    int q = 0, nslots = 0;
     for (int m = 0; m < cfg->nmonitors; m++) {
         const yee_monitor_cfg *mc = &cfg->monitors[m];
         if (mc->kind != YEE_MON_SNAPSHOT)
@@ -373,10 +315,16 @@ static int setup_snapshots(yee_sim *s, yee_err *err)
                 continue;
             snapshot_comp *sc = &sn->comps[sn->ncomp++];
             sc->comp = c;
+            sc->slot = nslots++;
+            if (sc->slot >= 64) /* backend.h: 64 copy slots */
+                return yee_fail(err, YEE_ERR_UNSUPPORTED,
+                                "%s:%d: more than 64 snapshot components in one run (monitor "
+                                "'%s'); merge snapshots or split the run",
+                                cfg->deck_path, mc->line, mc->name);
             size_t nodes = 1;
             for (int a = 0; a < 3; a++) {
-                node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &sc->glo[a], &sc->gcount[a]);
-                sc->origin[a] = node_position(cfg, c, a, sc->glo[a]);
+                yee_node_range(cfg, c, a, mc->box_min[a], mc->box_max[a], &sc->glo[a], &sc->gcount[a]);
+                sc->origin[a] = yee_node_position(cfg, c, a, sc->glo[a]);
                 /* this rank's nodes: global [offset, offset + n) */
                 const int o = s->grid.offset[a], nl = s->grid.n[a];
                 const int l = sc->glo[a] > o ? sc->glo[a] : o;
@@ -437,15 +385,43 @@ static char *read_text(const char *path)
     return buf;
 }
 
+/* Step of frame f of a snapshot monitor (the schedule of snapshot_due). */
+static long snapshot_step(const yee_monitor_cfg *mc, long f)
+{
+    return (mc->start > 0 ? mc->start : mc->interval) + f * mc->interval;
+}
+
+/* A restarted run continues the output file the interrupted run wrote (flushed at its
+ * checkpoint, so it holds every frame up to there): the snapshot datasets are reopened, the
+ * earlier frames keep their data and get their labels back, and later frames, probes and
+ * spectra are written as an uninterrupted run writes them. Frames the interrupted run wrote
+ * after its checkpoint are simply written again, with the same values. */
+static int reopen_output(yee_sim *s, yee_err *err)
+{
+    const int rc = yee_h5_reopen(s->h5_path, MPI_COMM_WORLD, &s->h5, err);
+    if (rc < 0) {
+        char why[YEE_ERR_MSG_LEN];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return yee_fail(err, rc, "%s; a restarted run continues the output file of the run "
+                        "that wrote the checkpoint: keep that file and give the same --out",
+                        why);
+    }
+    return YEE_OK;
+}
+
 static int open_output(yee_sim *s, yee_err *err)
 {
     const yee_config *cfg = s->cfg;
     YEE_TRY(make_dirs(cfg->out_dir, err));
     snprintf(s->h5_path, sizeof s->h5_path, "%s/%s.h5", cfg->out_dir, cfg->name);
-    char *deck = read_text(cfg->deck_path);
-    int rc = yee_h5_create(s->h5_path, MPI_COMM_WORLD, cfg, deck, &s->h5, err);
-    free(deck);
-    YEE_TRY(rc);
+    if (s->restarted) {
+        YEE_TRY(reopen_output(s, err));
+    } else {
+        char *deck = read_text(cfg->deck_path);
+        int rc = yee_h5_create(s->h5_path, MPI_COMM_WORLD, cfg, deck, &s->h5, err);
+        free(deck);
+        YEE_TRY(rc);
+    }
     for (int q = 0; q < s->nsnaps; q++) {
         snapshot *sn = &s->snaps[q];
         for (int c = 0; c < sn->ncomp; c++) {
@@ -453,11 +429,245 @@ static int open_output(yee_sim *s, yee_err *err)
             const int64_t shape[3] = {sc->gcount[0], sc->gcount[1], sc->gcount[2]};
             YEE_TRY(yee_h5_snapshot_define(s->h5, sn->cfg->name, sc->comp, shape, sc->origin,
                                            cfg->dx, sn->nframes, &sc->h5_id, err));
+            for (long f = 0; s->restarted && f < sn->frame; f++) {
+                const long step = snapshot_step(sn->cfg, f);
+                const double t = (step - (sc->comp < 3 ? 0.0 : 0.5)) * cfg->dt;
+                YEE_TRY(yee_h5_snapshot_label(s->h5, sc->h5_id, f, step, t, err));
+            }
         }
     }
-    if (cfg->geometry_out) /* the rasterized permittivity (issue 4) */
+    if (cfg->geometry_out && !s->restarted) /* the rasterized permittivity (issue 4) */
         YEE_TRY(yee_geometry_write(s->h5, cfg, &s->grid, s->nranks, err));
     return YEE_OK;
+}
+
+/* ---- checkpoints (solver/checkpoint.h, docs/checkpoint.md) ---- */
+
+/* The deck text and the --set options: a restart must run the very same simulation. */
+static uint64_t deck_hash(const yee_config *cfg, const yee_run_options *opt)
+{
+    char *text = read_text(cfg->deck_path);
+    uint64_t h = yee_ckpt_hash(0, text ? text : "", text ? strlen(text) : 0);
+    free(text);
+    for (int i = 0; i < opt->nsets; i++)
+        h = yee_ckpt_hash(h, opt->sets[i], strlen(opt->sets[i]) + 1);
+    return h;
+}
+
+static void checkpoint_id(const yee_sim *s, long step, yee_ckpt_id *id)
+{
+    memset(id, 0, sizeof *id);
+    snprintf(id->name, sizeof id->name, "%s", s->cfg->name);
+    snprintf(id->deck, sizeof id->deck, "%s", s->cfg->deck_path);
+    id->deck_hash = s->deck_hash;
+    id->step = step;
+    id->steps = s->cfg->steps;
+    id->nranks = s->nranks;
+    for (int a = 0; a < 3; a++) {
+        id->n[a] = s->cfg->n[a];
+        id->dims[a] = s->dims[a];
+    }
+    id->real_bytes = (int)sizeof(yee_real);
+}
+
+static int record(yee_ckpt_file *f, int save, const char *tag, void *data, size_t bytes,
+                  yee_err *err)
+{
+    return save ? yee_ckpt_put(f, tag, data, bytes, err) : yee_ckpt_get(f, tag, data, bytes, err);
+}
+
+/* Everything that evolves between steps on this rank, written (save) or read back in one
+ * order: the loop's counters, the backend's parts (fields with ghosts, psi, polarizations),
+ * the plane waves' 1-D grids, the DFT sums, the probe rows so far and the snapshot frame
+ * counters. The rest (materials, coefficients, source and monitor geometry) is rebuilt from
+ * the deck, which is why a restart needs the same deck. */
+static int checkpoint_records(yee_sim *s, yee_ckpt_file *f, int save, yee_err *err)
+{
+    char tag[16];
+    int64_t loop[3] = {s->step, s->energy_ref_step, 0};
+    memcpy(&loop[2], &s->energy_ref, sizeof s->energy_ref);
+    YEE_TRY(record(f, save, "loop", loop, sizeof loop, err));
+    if (!save) {
+        s->step = (long)loop[0];
+        s->energy_ref_step = (long)loop[1];
+        memcpy(&s->energy_ref, &loop[2], sizeof s->energy_ref);
+    }
+    /* one host buffer, as large as the largest single array */
+    const int nparts = s->be->state_parts(s->ctx), nreg = yee_dft_set_regions(s->dft);
+    size_t cap = yee_sources_state_size(s->sources);
+    for (int p = 0; p < nparts; p++)
+        if (s->be->state_part_bytes(s->ctx, p) > cap)
+            cap = s->be->state_part_bytes(s->ctx, p);
+    for (int r = 0; r < nreg; r++)
+        if (2 * (size_t)yee_dft_set_region_size(s->dft, r) * sizeof(double) > cap)
+            cap = 2 * (size_t)yee_dft_set_region_size(s->dft, r) * sizeof(double);
+    char *buf = (char *)malloc(cap ? cap : 1);
+    if (!buf)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate a %.1f MiB checkpoint buffer",
+                        cap / 1048576.0);
+    int rc = YEE_OK;
+    for (int p = 0; p < nparts && rc == YEE_OK; p++) {
+        const size_t bytes = s->be->state_part_bytes(s->ctx, p);
+        snprintf(tag, sizeof tag, "be%d", p);
+        if (save)
+            rc = s->be->state_transfer(s->ctx, p, buf, 0, err);
+        if (rc == YEE_OK)
+            rc = record(f, save, tag, buf, bytes, err);
+        if (rc == YEE_OK && !save)
+            rc = s->be->state_transfer(s->ctx, p, buf, 1, err);
+    }
+    if (rc == YEE_OK) {
+        const size_t bytes = yee_sources_state_size(s->sources);
+        if (save)
+            yee_sources_state_save(s->sources, buf);
+        rc = record(f, save, "sources", buf, bytes, err);
+        if (rc == YEE_OK && !save)
+            yee_sources_state_load(s->sources, buf);
+    }
+    for (int r = 0; r < nreg && rc == YEE_OK; r++) {
+        const size_t n = (size_t)yee_dft_set_region_size(s->dft, r);
+        double *re = (double *)(void *)buf, *im = re + n;
+        snprintf(tag, sizeof tag, "dft%d", r);
+        if (save)
+            rc = yee_dft_set_transfer(s->dft, r, re, im, 0, err);
+        if (rc == YEE_OK)
+            rc = record(f, save, tag, buf, 2 * n * sizeof(double), err);
+        if (rc == YEE_OK && !save)
+            rc = yee_dft_set_transfer(s->dft, r, re, im, 1, err);
+    }
+    free(buf);
+    YEE_TRY(rc);
+    const long rows = s->step < s->cfg->steps ? s->step : s->cfg->steps;
+    for (int p = 0; p < s->nprobes; p++) {
+        probe *pr = &s->probes[p];
+        snprintf(tag, sizeof tag, "probe%d", p);
+        if (pr->owned)
+            YEE_TRY(record(f, save, tag, pr->series,
+                           (size_t)rows * (size_t)pr->ncomp * sizeof(yee_real), err));
+    }
+    int64_t *frames = (int64_t *)calloc((size_t)s->nsnaps + 1, sizeof *frames);
+    if (!frames)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "checkpoint");
+    for (int q = 0; q < s->nsnaps; q++)
+        frames[q] = s->snaps[q].frame;
+    rc = record(f, save, "frames", frames, (size_t)s->nsnaps * sizeof *frames, err);
+    for (int q = 0; q < s->nsnaps && !save && rc == YEE_OK; q++)
+        s->snaps[q].frame = (long)frames[q];
+    free(frames);
+    return rc;
+}
+
+/* Collective. Output flushed first (the file then holds every frame up to this step), then
+ * each rank's file, then rank 0's manifest: the checkpoint counts only once all are complete,
+ * and only then are the previous checkpoint's files removed. */
+static int write_checkpoint(yee_sim *s, yee_err *err)
+{
+    const yee_config *cfg = s->cfg;
+    const double t0 = MPI_Wtime();
+    YEE_TRY(sync_status(s, s->rank == 0 ? make_dirs(cfg->checkpoint_dir[0] ? cfg->checkpoint_dir
+                                                                          : cfg->out_dir, err)
+                                        : YEE_OK, err));
+    if (s->h5)
+        YEE_TRY(sync_status(s, yee_h5_flush(s->h5, err), err));
+    yee_ckpt_id id;
+    checkpoint_id(s, s->step, &id);
+    yee_ckpt_file *f = NULL;
+    int rc = yee_ckpt_create(s->ckpt_path, &id, s->rank, s->grid.offset, s->grid.n, &f, err);
+    if (rc == YEE_OK)
+        rc = checkpoint_records(s, f, 1, err);
+    if (rc == YEE_OK) {
+        rc = yee_ckpt_finish(f, err);
+        f = NULL;
+    }
+    yee_ckpt_abandon(f);
+    YEE_TRY(sync_status(s, rc, err));
+    YEE_TRY(sync_status(s, s->rank == 0 ? yee_ckpt_commit(s->ckpt_path, &id, err) : YEE_OK, err));
+    if (s->ckpt_step >= 0 && s->ckpt_step != s->step) {
+        char old[sizeof s->ckpt_path + 32];
+        yee_ckpt_data_path(s->ckpt_path, s->ckpt_step, s->rank, old, sizeof old);
+        remove(old); /* absent when the restart came from another directory: fine */
+    }
+    s->ckpt_step = s->step;
+    if (!s->opt.quiet && s->rank == 0) {
+        printf("%scheckpoint at step %ld: %s (%.2f s)\n", s->opt.progress ? "\n" : "", s->step,
+               s->ckpt_path, MPI_Wtime() - t0);
+        fflush(stdout);
+    }
+    return YEE_OK;
+}
+
+/* Collective: load the checkpoint opt.restart names (its manifest, or the directory holding
+ * <name>.ckpt). Rank 0 compares the manifest with this run and every rank gets its verdict;
+ * then each rank reads its own file. */
+static int restore(yee_sim *s, yee_err *err)
+{
+    char manifest[YEE_PATH_LEN + YEE_NAME_LEN + 8];
+    struct stat st;
+    if (stat(s->opt.restart, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(manifest, sizeof manifest, "%s/%s.ckpt", s->opt.restart, s->cfg->name);
+    else
+        snprintf(manifest, sizeof manifest, "%s", s->opt.restart);
+    yee_ckpt_id want, have;
+    checkpoint_id(s, 0, &want);
+    memset(&have, 0, sizeof have);
+    int rc = YEE_OK;
+    if (s->rank == 0) {
+        rc = yee_ckpt_read_manifest(manifest, &have, err);
+        if (rc == YEE_OK)
+            rc = yee_ckpt_compare(&have, &want, manifest, err);
+    }
+    if (s->nranks > 1) {
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Bcast(rc < 0 ? (void *)err->msg : (void *)&have,
+                  rc < 0 ? (int)sizeof err->msg : (int)sizeof have, MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    YEE_TRY(rc);
+    yee_ckpt_file *f = NULL;
+    rc = yee_ckpt_open(manifest, &have, s->rank, s->grid.offset, s->grid.n, &f, err);
+    if (rc == YEE_OK)
+        rc = checkpoint_records(s, f, 0, err);
+    if (rc == YEE_OK) {
+        rc = yee_ckpt_close(f, err);
+        f = NULL;
+    }
+    yee_ckpt_abandon(f);
+    YEE_TRY(sync_status(s, rc, err));
+    s->restarted = 1;
+    s->ckpt_step = have.step;
+    s->step0 = s->step;
+    if (!s->opt.quiet && s->rank == 0)
+        printf("restart from %s: step %ld of %ld\n", manifest, s->step, s->cfg->steps);
+    return YEE_OK;
+}
+
+/* What the signals ask for now, the same on every rank: 0 nothing, 1 a checkpoint (SIGUSR1),
+ * 2 a checkpoint and stop (SIGTERM). One rank reads the flags directly. With several, a signal
+ * reaches the ranks at different steps, so each rank's request goes into a nonblocking MAX
+ * reduction started after one step and completed after the next: every rank then acts at the
+ * same step, without a blocking collective in every step. A checkpoint answers every SIGUSR1
+ * received before it. */
+static int poll_signals(yee_sim *s)
+{
+    const yee_signal_flags *sig = s->opt.signals;
+    if (!sig)
+        return 0;
+    int agreed;
+    if (s->nranks == 1) {
+        agreed = sig->term ? 2 : sig->usr1 != s->usr1_seen;
+    } else {
+        agreed = 0;
+        if (s->sig_req != MPI_REQUEST_NULL) {
+            MPI_Wait(&s->sig_req, MPI_STATUS_IGNORE);
+            agreed = s->sig_recv;
+        }
+        if (agreed)
+            s->usr1_seen = sig->usr1;
+        s->sig_send = sig->term ? 2 : sig->usr1 != s->usr1_seen;
+        MPI_Iallreduce(&s->sig_send, &s->sig_recv, 1, MPI_INT, MPI_MAX, s->cart, &s->sig_req);
+    }
+    if (agreed)
+        s->usr1_seen = sig->usr1;
+    return agreed;
 }
 
 size_t yee_sim_bytes_estimate(const yee_config *cfg)
@@ -483,7 +693,7 @@ size_t yee_sim_bytes_estimate(const yee_config *cfg)
     for (int m = 0; m < cfg->nmonitors; m++)
         if (cfg->monitors[m].kind == YEE_MON_PROBE)
             bytes += (size_t)cfg->steps * YEE_NCOMP * sizeof(yee_real);
-    return bytes;
+    return bytes + yee_dft_bytes_estimate(cfg);
 }
 
 /* Refuse a block that cannot fit in this machine's memory before allocating any of it: the grid
@@ -517,6 +727,22 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s->nranks);
     s->cart = MPI_COMM_NULL;
+    s->sig_req = MPI_REQUEST_NULL;
+    s->ckpt_step = -1;
+    s->deck_hash = deck_hash(cfg, &s->opt);
+    snprintf(s->ckpt_path, sizeof s->ckpt_path, "%s/%s.ckpt",
+             cfg->checkpoint_dir[0] ? cfg->checkpoint_dir : cfg->out_dir, cfg->name);
+    /* YEE_SIGNAL_AT_STEP=N[:USR1|:KILL] raises SIGTERM (SIGUSR1, SIGKILL) after step N, on
+     * rank YEE_SIGNAL_RANK only when set: tests stop a run as a scheduler or a crash would */
+    const char *sig_at = getenv("YEE_SIGNAL_AT_STEP"), *sig_rank = getenv("YEE_SIGNAL_RANK");
+    s->sig_at_step = -1;
+    s->sig_at_num = !sig_at                ? SIGTERM
+                    : strstr(sig_at, "USR1") ? SIGUSR1
+                    : strstr(sig_at, "KILL") ? SIGKILL
+                                             : SIGTERM;
+    s->sig_at_rank = sig_rank ? atoi(sig_rank) : -1;
+    if (sig_at)
+        s->sig_at_step = atol(sig_at);
     int n_local[3], offset[3];
     int rc = decompose(s, n_local, offset, err);
     if (rc == YEE_OK)
@@ -535,7 +761,11 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     if (rc == YEE_OK && fault && atoi(fault) == s->rank)
         rc = yee_fail(err, YEE_ERR_NOMEM, "cannot allocate the fields (simulated by YEE_FAULT_RANK)");
     if (rc == YEE_OK)
-        rc = setup_sources(s, err);
+        rc = yee_sources_create(cfg, s->grid.n, s->grid.offset, &s->sources, err);
+    if (rc == YEE_OK)
+        s->t_sources_end = yee_sources_end_time(s->sources);
+    if (rc == YEE_OK)
+        rc = yee_dft_set_create(cfg, s->be, s->ctx, s->grid.n, s->grid.offset, &s->dft, err);
     if (rc == YEE_OK)
         rc = setup_probes(s, err);
     if (rc == YEE_OK)
@@ -548,6 +778,8 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
             rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate halo buffers");
     }
     if ((rc = sync_status(s, rc, err)) < 0)
+        goto fail;
+    if (s->opt.restart && (rc = restore(s, err)) < 0)
         goto fail;
     if (!s->opt.no_output && (rc = sync_status(s, open_output(s, err), err)) < 0)
         goto fail;
@@ -619,26 +851,51 @@ static int write_vtk(yee_sim *s, const snapshot *sn, const snapshot_comp *sc, lo
                                 s->cfg->dx, s->frame_buf, err);
 }
 
-static int write_snapshots(yee_sim *s, yee_err *err)
+/* Snapshots leave the backend in two halves so that a GPU copies frame n while it computes
+ * step n+1 (backend.h copy_start/copy_finish): start_snapshots queues the copies at the end of
+ * a step, finish_snapshots writes them once the next step's H update is under way (or at the
+ * end of the run). Every rank takes part in each HDF5 write, with or without nodes. */
+static int finish_snapshots(yee_sim *s, yee_err *err)
+{
+    for (int q = 0; q < s->nsnaps; q++) {
+        snapshot *sn = &s->snaps[q];
+        for (int c = 0; c < sn->ncomp; c++) {
+            snapshot_comp *sc = &sn->comps[c];
+            if (!sc->pending)
+                continue;
+            sc->pending = 0;
+            const int mine = sc->count[0] > 0 && sc->count[1] > 0 && sc->count[2] > 0;
+            if (mine)
+                YEE_TRY(s->be->copy_finish(s->ctx, sc->slot, s->frame_buf, err));
+            const long step = sc->pending_step;
+            const double t = (step - (sc->comp < 3 ? 0.0 : 0.5)) * s->cfg->dt;
+            const int64_t start[3] = {sc->start[0], sc->start[1], sc->start[2]};
+            const int64_t count[3] = {mine ? sc->count[0] : 0, mine ? sc->count[1] : 0,
+                                      mine ? sc->count[2] : 0};
+            YEE_TRY(yee_h5_snapshot_write(s->h5, sc->h5_id, sc->pending_frame, step, t, start,
+                                          count, s->frame_buf, err));
+            /* legacy VTK is a serial format: written on one rank only */
+            if (sn->cfg->vtk && s->nranks == 1)
+                YEE_TRY(write_vtk(s, sn, sc, step, err));
+        }
+    }
+    return YEE_OK;
+}
+
+static int start_snapshots(yee_sim *s, yee_err *err)
 {
     for (int q = 0; q < s->nsnaps; q++) {
         snapshot *sn = &s->snaps[q];
         if (!snapshot_due(sn->cfg, s->step) || sn->frame >= sn->nframes)
             continue;
         for (int c = 0; c < sn->ncomp; c++) {
-            const snapshot_comp *sc = &sn->comps[c];
+            snapshot_comp *sc = &sn->comps[c];
             const int mine = sc->count[0] > 0 && sc->count[1] > 0 && sc->count[2] > 0;
             if (mine)
-                YEE_TRY(s->be->download(s->ctx, sc->comp, sc->lo, sc->count, s->frame_buf, err));
-            const double t = (s->step - (sc->comp < 3 ? 0.0 : 0.5)) * s->cfg->dt;
-            const int64_t start[3] = {sc->start[0], sc->start[1], sc->start[2]};
-            const int64_t count[3] = {mine ? sc->count[0] : 0, mine ? sc->count[1] : 0,
-                                      mine ? sc->count[2] : 0};
-            YEE_TRY(yee_h5_snapshot_write(s->h5, sc->h5_id, sn->frame, s->step, t, start, count,
-                                          s->frame_buf, err));
-            /* legacy VTK is a serial format: written on one rank only */
-            if (sn->cfg->vtk && s->nranks == 1)
-                YEE_TRY(write_vtk(s, sn, sc, s->step, err));
+                YEE_TRY(s->be->copy_start(s->ctx, sc->comp, sc->lo, sc->count, sc->slot, err));
+            sc->pending = 1;
+            sc->pending_frame = sn->frame;
+            sc->pending_step = s->step;
         }
         sn->frame++;
     }
@@ -666,7 +923,7 @@ static int check_health(yee_sim *s, yee_err *err)
         const int ijk[3] = {nrm.bad_i + s->grid.offset[0], nrm.bad_j + s->grid.offset[1],
                             nrm.bad_k + s->grid.offset[2]};
         for (int a = 0; a < 3; a++)
-            pos[a] = node_position(cfg, c, a, ijk[a]);
+            pos[a] = yee_node_position(cfg, c, a, ijk[a]);
         return yee_fail(err, YEE_ERR_NUMERIC,
                         "the fields blew up: %s is not finite at cell (%d, %d, %d) = (%.4g, %.4g, "
                         "%.4g) um, detected at step %ld of %ld (checks every %ld steps; lower "
@@ -706,8 +963,9 @@ static void show_progress(yee_sim *s, int final)
     const double elapsed = now - s->t_start;
     const double cells = (double)s->cfg->n[0] * s->cfg->n[1] * s->cfg->n[2];
     /* rank 0's pace stands for all: the exchange keeps the ranks in step */
-    const double rate = elapsed > 0 ? cells * (double)s->step / elapsed / 1e6 : 0.0;
-    const double eta = s->step > 0 ? elapsed * (double)(s->cfg->steps - s->step) / s->step : 0.0;
+    const long done = s->step - s->step0; /* by this process (a restart starts at step0) */
+    const double rate = elapsed > 0 ? cells * (double)done / elapsed / 1e6 : 0.0;
+    const double eta = done > 0 ? elapsed * (double)(s->cfg->steps - s->step) / done : 0.0;
     fprintf(stderr, "\rstep %ld/%ld (%3.0f%%)  %.1f Mcells/s  ETA %d:%02d%s", s->step,
             s->cfg->steps, 100.0 * s->step / s->cfg->steps, rate, (int)(eta / 60),
             (int)fmod(eta, 60.0), final ? "\n" : "   ");
@@ -720,33 +978,25 @@ static int one_step(yee_sim *s, yee_err *err)
 {
     const yee_config *cfg = s->cfg;
     const long n = s->step; /* fields E^n, H^{n-1/2} */
+    const yee_point_current *cur;
     YEE_TRY(s->be->step_h(s->ctx, err));
+    if (s->h5) /* last step's frames, while the device runs this H update */
+        YEE_TRY(finish_snapshots(s, err));
+    int ncur = yee_sources_h(s->sources, n, &cur); /* magnetic currents (plane waves) */
+    if (ncur)
+        YEE_TRY(s->be->apply_sources(s->ctx, ncur, cur, err));
     YEE_TRY(exchange(s, YEE_FIELD_H, err));
     YEE_TRY(s->be->step_e(s->ctx, err));
-    s->ncur = 0;
-    const double tj = (n + 0.5) * cfg->dt;
-    for (int q = 0; q < s->nsrc; q++) {
-        const point_source *p = &s->src[q];
-        if (!p->owned)
-            continue;
-        const double v = yee_profile_value(&p->cfg->profile, tj);
-        if (v == 0.0)
-            continue;
-        yee_point_current *c = &s->currents[s->ncur++];
-        c->comp = p->cfg->component;
-        c->i = p->i;
-        c->j = p->j;
-        c->k = p->k;
-        c->j_value = (yee_real)(v * p->inv_volume);
-    }
-    if (s->ncur)
-        YEE_TRY(s->be->apply_sources(s->ctx, s->ncur, s->currents, err));
+    ncur = yee_sources_e(s->sources, n, &cur);
+    if (ncur)
+        YEE_TRY(s->be->apply_sources(s->ctx, ncur, cur, err));
     YEE_TRY(exchange(s, YEE_FIELD_E, err));
     s->step = n + 1;
     if (n < cfg->steps)
         YEE_TRY(sample_probes(s, n, err));
+    YEE_TRY(yee_dft_set_accumulate(s->dft, s->step, err));
     if (s->h5)
-        YEE_TRY(write_snapshots(s, err));
+        YEE_TRY(start_snapshots(s, err));
     return YEE_OK;
 }
 
@@ -771,6 +1021,17 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
         YEE_TRY(rc);
         if (s->step % cfg->check_interval == 0 || s->step == cfg->steps)
             YEE_TRY(sync_status(s, check_health(s, err), err));
+        if (s->step == s->sig_at_step && (s->opt.signals || s->sig_at_num == SIGKILL) &&
+            (s->sig_at_rank < 0 || s->sig_at_rank == s->rank))
+            raise(s->sig_at_num);
+        const int asked = poll_signals(s);
+        if (s->step < cfg->steps && (asked || (cfg->checkpoint_interval > 0 &&
+                                               s->step % cfg->checkpoint_interval == 0)))
+            YEE_TRY(write_checkpoint(s, err));
+        if (s->step < cfg->steps && asked == 2) {
+            s->stopped = 1; /* SIGTERM: the scheduler kills the job soon; resume later */
+            break;
+        }
         if (s->opt.progress)
             show_progress(s, s->step == cfg->steps);
     }
@@ -787,7 +1048,8 @@ int yee_sim_download(yee_sim *s, int comp, const int lo[3], const int count[3], 
 int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
 {
     const yee_config *cfg = s->cfg;
-    if (s->h5) {
+    /* a stopped run's probes and spectra are incomplete: the restarted run writes them */
+    if (s->h5 && !s->stopped) {
         for (int p = 0; p < s->nprobes; p++) {
             const probe *pr = &s->probes[p];
             double pos[3 * YEE_NCOMP];
@@ -797,16 +1059,24 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
             YEE_TRY(yee_h5_probe_write(s->h5, pr->cfg->name, pr->ncomp, pr->comps, pos, pr->t0,
                                        cfg->dt, s->step, pr->owned ? pr->series : NULL, err));
         }
+        YEE_TRY(finish_snapshots(s, err));
+        YEE_TRY(sync_status(s, yee_dft_set_write(s->dft, s->h5, MPI_COMM_WORLD, err), err));
+    }
+    if (s->h5) {
         yee_h5 *h = s->h5;
         s->h5 = NULL;
         YEE_TRY(yee_h5_close(h, err));
     }
     if (stats) {
         memset(stats, 0, sizeof *stats);
-        stats->steps = s->step;
+        stats->steps = s->step - s->step0;
         stats->seconds = s->seconds;
         const double cells = (double)cfg->n[0] * cfg->n[1] * cfg->n[2];
-        stats->mcells_per_s = s->seconds > 0 ? cells * (double)s->step / s->seconds / 1e6 : 0.0;
+        stats->mcells_per_s =
+            s->seconds > 0 ? cells * (double)stats->steps / s->seconds / 1e6 : 0.0;
+        stats->stopped = s->stopped;
+        stats->checkpoint_step = s->ckpt_step;
+        snprintf(stats->checkpoint, sizeof stats->checkpoint, "%s", s->ckpt_path);
         stats->backend_bytes = s->be->bytes(s->ctx);
         snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
     }
@@ -817,6 +1087,8 @@ void yee_sim_destroy(yee_sim *s)
 {
     if (!s)
         return;
+    if (s->sig_req != MPI_REQUEST_NULL) /* every rank started it: every rank completes it */
+        MPI_Wait(&s->sig_req, MPI_STATUS_IGNORE);
     if (s->h5) {
         yee_err ignored;
         yee_h5_close(s->h5, &ignored);
@@ -831,8 +1103,8 @@ void yee_sim_destroy(yee_sim *s)
     }
     free(s->probes);
     free(s->snaps);
-    free(s->src);
-    free(s->currents);
+    yee_sources_destroy(s->sources);
+    yee_dft_set_destroy(s->dft);
     free(s->frame_buf);
     for (int a = 0; a < 3; a++) {
         free(s->halo_send[a]);

@@ -9,6 +9,7 @@
 #ifndef YEE_SOLVER_SIM_H
 #define YEE_SOLVER_SIM_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "common/yee_err.h"
@@ -17,6 +18,14 @@
 
 typedef struct yee_sim yee_sim;
 
+/* What main's SIGTERM / SIGUSR1 handlers record (they only write these). The time loop reads
+ * them between steps (docs/checkpoint.md): SIGTERM writes a checkpoint and stops the run,
+ * SIGUSR1 writes one and goes on. With MPI the ranks agree on the step first. */
+typedef struct yee_signal_flags {
+    volatile sig_atomic_t term;   /* 1 once SIGTERM arrived */
+    volatile sig_atomic_t usr1;   /* SIGUSR1s received so far */
+} yee_signal_flags;
+
 typedef struct yee_run_options {
     const char *backend; /* "cpu", "cuda" or "auto" (NULL = auto) */
     int quiet;           /* no summary on stdout */
@@ -24,6 +33,11 @@ typedef struct yee_run_options {
     int no_output;       /* skip HDF5/VTK output (benchmarks) */
     int verbose;         /* print the field energy at every health check (stdout) */
     int ranks[3];        /* MPI ranks per axis (--ranks 2x2x1); all 0: MPI_Dims_create chooses */
+    /* Checkpoints (solver/checkpoint.h). */
+    const char *restart;                /* continue from this checkpoint (manifest or its dir) */
+    yee_signal_flags *signals;          /* NULL: signals are not watched (bench, sweeps) */
+    const char *const *sets;            /* the --set options: part of the run's identity */
+    int nsets;
 } yee_run_options;
 
 typedef struct yee_run_stats {
@@ -32,15 +46,23 @@ typedef struct yee_run_stats {
     double mcells_per_s;   /* n0*n1*n2*steps / seconds / 1e6 */
     size_t backend_bytes;  /* memory the backend holds */
     char h5_path[YEE_PATH_LEN + YEE_NAME_LEN + 8];
+    int stopped;           /* 1: stopped by SIGTERM after writing a checkpoint (steps < total) */
+    long checkpoint_step;  /* step of the last checkpoint written, -1 if none */
+    char checkpoint[YEE_PATH_LEN + YEE_NAME_LEN + 8]; /* its manifest */
 } yee_run_stats;
 
 /* Set up the backend, sources and monitors for cfg (which must outlive the sim) and create the
- * output file. Errors: YEE_ERR_NOMEM, _IO (output), _UNSUPPORTED (backend not built / MPI). */
+ * output file. With opt->restart, load that checkpoint instead of starting from zero fields and
+ * reopen the run's output file to continue it. Errors: YEE_ERR_NOMEM, _IO (output, checkpoint
+ * files), _UNSUPPORTED (backend not built / MPI), _USAGE (a checkpoint of another run). */
 int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **out,
                    yee_err *err);
 
-/* Advance nsteps full steps (or up to cfg->steps in total when nsteps < 0), sampling monitors.
- * Errors: YEE_ERR_NUMERIC (NaN/Inf or unbounded growth, naming the step and cell), backend errors. */
+/* Advance nsteps full steps (or up to cfg->steps in total when nsteps < 0), sampling monitors
+ * and writing checkpoints when due (checkpoint.interval, signals). Returns early, with YEE_OK,
+ * when SIGTERM stopped the run after its checkpoint (yee_sim_finish then reports stopped).
+ * Errors: YEE_ERR_NUMERIC (NaN/Inf or unbounded growth, naming the step and cell), backend
+ * errors, YEE_ERR_IO (a checkpoint could not be written). */
 int yee_sim_advance(yee_sim *sim, long nsteps, yee_err *err);
 
 /* Copy component comp (YEE_EX..YEE_HZ) on the subdomain cells [lo, lo+count) to out (host,
@@ -48,7 +70,8 @@ int yee_sim_advance(yee_sim *sim, long nsteps, yee_err *err);
 int yee_sim_download(yee_sim *sim, int comp, const int lo[3], const int count[3], yee_real *out,
                      yee_err *err);
 
-/* Write probe series, close the HDF5 file and the XDMF sidecar; fill stats. */
+/* Write probe series and spectra, close the HDF5 file and the XDMF sidecar; fill stats. After a
+ * stop by SIGTERM only close the file: the restarted run writes the rest. */
 int yee_sim_finish(yee_sim *sim, yee_run_stats *stats, yee_err *err);
 
 /* Free everything (also after a failure). NULL is a no-op. */

@@ -73,7 +73,7 @@ yee_deck_test(NAME deck_bad_h_source MODE fail ARGS bad_h_source.cfg
   EXPECT "bad_h_source.cfg:5: error: sources[0].component: a dipole drives an E component: Ex, Ey or Ez (got \"Hx\")"
          "bad_h_source.cfg:9: error: sources[0].bandwidth: only allowed when profile is \"gaussian\" (this profile is \"cw\")")
 yee_deck_test(NAME deck_bad_profile MODE fail ARGS bad_profile.cfg
-  EXPECT "bad_profile.cfg:8: error: sources[0].profile: must be one of \"gaussian\", \"cw\", \"ricker\" (got \"gausian\"), did you mean \"gaussian\"?")
+  EXPECT "bad_profile.cfg:8: error: sources[0].profile: must be one of \"gaussian\", \"cw\", \"ricker\", \"table\" (got \"gausian\"), did you mean \"gaussian\"?")
 yee_deck_test(NAME deck_bad_other_type_key MODE fail ARGS bad_other_type_key.cfg
   EXPECT "bad_other_type_key.cfg:5: error: monitors[0].interval: only allowed when type is \"snapshot\" (this type is \"probe\")")
 yee_deck_test(NAME deck_bad_snapshot MODE fail ARGS bad_snapshot.cfg

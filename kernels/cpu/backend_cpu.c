@@ -16,6 +16,14 @@ typedef struct cpu_slab {
     yee_real *psi_h[2];
 } cpu_slab;
 
+#define CPU_COPY_SLOTS 64
+
+typedef struct cpu_dft {
+    yee_dft_region r;
+    int64_t nodes;
+    double *re, *im;    /* nfreq x nodes */
+} cpu_dft;
+
 typedef struct cpu_ctx {
     yee_dims d;
     int64_t total;      /* elements per padded array */
@@ -36,8 +44,13 @@ typedef struct cpu_ctx {
     int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
     yee_disp_node *disp;
     yee_real *pol;       /* their polarizations */
+    int64_t npol;        /* values in pol */
     yee_pole_coef *pcoef;
     yee_real inv_dt;
+    int ndft;
+    cpu_dft *dft;
+    yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
+    size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
 } cpu_ctx;
 
 static void *alloc_zeroed(size_t bytes, size_t *total)
@@ -91,6 +104,14 @@ static void cpu_destroy(void *vctx)
     c->pol = NULL;
     free(c->pcoef);
     c->pcoef = NULL;
+    for (int q = 0; q < c->ndft; q++) {
+        free(c->dft[q].re);
+        free(c->dft[q].im);
+    }
+    free(c->dft);
+    c->dft = NULL;
+    for (int q = 0; q < CPU_COPY_SLOTS; q++)
+        free(c->copy_buf[q]);
     free(c);
 }
 
@@ -201,6 +222,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         c->pec_low[a] = s->pec_low[a];
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
+        c->npol = s->npol;
         c->inv_dt = s->inv_dt;
         c->disp = (yee_disp_node *)alloc_zeroed((size_t)s->ndisp * sizeof *c->disp, &c->bytes);
         c->pol = (yee_real *)alloc_zeroed((size_t)s->npol * sizeof(yee_real), &c->bytes);
@@ -465,9 +487,101 @@ static int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, ye
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     flush_h(c);
-    for (int s = 0; s < n; s++)
-        yee_add_current(c->f, c->media, src[s].comp, yee_idx(c->d, src[s].i, src[s].j, src[s].k),
-                        src[s].j_value);
+    (void)err;
+    /* serial: sources touch few cells, and two entries may share a cell (sheet edges) */
+    for (int s = 0; s < n; s++) {
+        const int64_t at = yee_idx(c->d, src[s].i, src[s].j, src[s].k);
+        if (src[s].comp < 3)
+            yee_add_current(c->f, c->media, src[s].comp, at, src[s].j_value);
+        else
+            yee_add_mcurrent(c->f, c->media.ch, src[s].comp - 3, at, src[s].j_value);
+    }
+    return YEE_OK;
+}
+
+static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    cpu_dft *grown = (cpu_dft *)realloc(c->dft, (size_t)(c->ndft + 1) * sizeof *c->dft);
+    if (!grown)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "DFT region table");
+    c->dft = grown;
+    cpu_dft *q = &c->dft[c->ndft];
+    memset(q, 0, sizeof *q);
+    q->r = *r;
+    q->nodes = (int64_t)r->count[0] * r->count[1] * r->count[2];
+    const size_t bytes = (size_t)q->nodes * (size_t)r->nfreq * sizeof(double);
+    q->re = (double *)alloc_zeroed(bytes, &c->bytes);
+    q->im = (double *)alloc_zeroed(bytes, &c->bytes);
+    if (!q->re || !q->im) {
+        free(q->re);
+        free(q->im);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB of DFT sums",
+                        2.0 * bytes / 1048576.0);
+    }
+    *id = c->ndft++;
+    return YEE_OK;
+}
+
+static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    (void)err;
+    flush_h(c);
+    const cpu_dft *q = &c->dft[id];
+    const yee_dft_region r = q->r;
+    const int64_t nx = r.count[0], ny = r.count[1];
+    double *re = q->re, *im = q->im;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int k = 0; k < r.count[2]; k++)
+        for (int j = 0; j < r.count[1]; j++)
+            for (int i = 0; i < r.count[0]; i++) {
+                const double v = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis, r.lo[0] + i,
+                                                r.lo[1] + j, r.lo[2] + k);
+                yee_dft_add(re, im, i + nx * (j + ny * k), q->nodes, r.nfreq, ph, v);
+            }
+    return YEE_OK;
+}
+
+static int cpu_download(void *vctx, int comp, const int lo[3], const int count[3],
+                        yee_real *out, yee_err *err);
+
+/* The CPU copies at once: the "asynchronous" snapshot is a copy into the slot's buffer. */
+static int cpu_copy_start(void *vctx, int comp, const int lo[3], const int count[3], int slot,
+                          yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    if (slot < 0 || slot >= CPU_COPY_SLOTS)
+        return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "copy slot %d", slot);
+    const size_t n = (size_t)count[0] * count[1] * count[2];
+    if (n > c->copy_cap[slot]) {
+        yee_real *b = (yee_real *)realloc(c->copy_buf[slot], n * sizeof(yee_real));
+        if (!b)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "snapshot buffer of %zu values", n);
+        c->copy_buf[slot] = b;
+        c->copy_cap[slot] = n;
+    }
+    c->copy_len[slot] = n;
+    return cpu_download(vctx, comp, lo, count, c->copy_buf[slot], err);
+}
+
+static int cpu_copy_finish(void *vctx, int slot, yee_real *out, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    if (slot < 0 || slot >= CPU_COPY_SLOTS)
+        return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "copy slot %d", slot);
+    memcpy(out, c->copy_buf[slot], c->copy_len[slot] * sizeof(yee_real));
+    return YEE_OK;
+}
+
+static int cpu_dft_transfer(void *vctx, int id, double *re, double *im, int set, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    (void)err;
+    const cpu_dft *q = &c->dft[id];
+    const size_t bytes = (size_t)q->nodes * (size_t)q->r.nfreq * sizeof(double);
+    memcpy(set ? q->re : re, set ? re : q->re, bytes);
+    memcpy(set ? q->im : im, set ? im : q->im, bytes);
     return YEE_OK;
 }
 
@@ -628,8 +742,61 @@ static int cpu_copy_bandwidth(double *bytes_per_s, yee_err *err)
     return YEE_OK;
 }
 
+/* Checkpoint parts (backend.h): 6 fields, 4 psi arrays per slab, the polarizations. */
+static int cpu_state_parts(void *vctx)
+{
+    const cpu_ctx *c = (const cpu_ctx *)vctx;
+    return 6 + 4 * c->nslabs + (c->ndisp > 0);
+}
+
+/* Part p's array and its length in values; NULL for an invalid p. */
+static yee_real *state_part(const cpu_ctx *c, int p, int64_t *len)
+{
+    if (p >= 0 && p < 6) {
+        *len = c->total;
+        return p < 3 ? c->f.e[p] : c->f.h[p - 3];
+    }
+    p -= 6;
+    if (p >= 0 && p < 4 * c->nslabs) {
+        const cpu_slab *sl = &c->slabs[p / 4];
+        *len = sl->w[0] * sl->w[1] * sl->w[2];
+        return p % 4 < 2 ? sl->psi_e[p % 4] : sl->psi_h[p % 4 - 2];
+    }
+    if (p == 4 * c->nslabs && c->ndisp > 0) {
+        *len = c->npol;
+        return c->pol;
+    }
+    *len = 0;
+    return NULL;
+}
+
+static size_t cpu_state_part_bytes(void *vctx, int p)
+{
+    int64_t len;
+    return state_part((const cpu_ctx *)vctx, p, &len) ? (size_t)len * sizeof(yee_real) : 0;
+}
+
+static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c); /* the state between steps is the one after a complete H sweep */
+    int64_t len;
+    yee_real *a = state_part(c, p, &len);
+    if (!a)
+        return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "no checkpoint part %d (backend has %d)", p,
+                        cpu_state_parts(c));
+    const size_t bytes = (size_t)len * sizeof(yee_real);
+    if (set)
+        memcpy(a, buf, bytes);
+    else
+        memcpy(buf, a, bytes);
+    return YEE_OK;
+}
+
 const yee_backend_ops yee_backend_cpu = {
-    "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_apply_sources, cpu_pack_halo,
+    "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_apply_sources, cpu_dft_create,
+    cpu_dft_accumulate, cpu_dft_transfer, cpu_copy_start, cpu_copy_finish, cpu_pack_halo,
     cpu_unpack_halo, cpu_gather, cpu_download, cpu_norms, cpu_bytes, cpu_destroy,
-    cpu_copy_bandwidth, yee_backend_bytes_needed,
+    cpu_copy_bandwidth, yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes,
+    cpu_state_transfer,
 };

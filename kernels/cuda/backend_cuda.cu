@@ -28,6 +28,35 @@ struct cuda_slab {
     yee_real *d_psi_h[2];
 };
 
+struct cuda_dft {
+    yee_dft_region r;
+    int64_t nodes;
+    double *d_re, *d_im; /* nfreq x nodes */
+};
+
+/* A slot of the upload ring: per-step host data (source currents, DFT phasors) goes through
+ * pinned memory and an asynchronous copy on the default stream, so the host does not wait for
+ * the GPU each step; the slot's event says when its previous copy has been consumed. */
+#define UPLOAD_SLOTS 4
+struct upload_slot {
+    void *host;           /* pinned */
+    void *dev;
+    size_t cap;
+    cudaEvent_t done;
+    int has_event;
+};
+
+/* A snapshot slot: the box is gathered into dev on the default stream (ordered with the field
+ * kernels), then copied to pinned host memory on copy_stream, which overlaps the next step. */
+#define COPY_SLOTS 64
+struct copy_slot {
+    yee_real *dev;
+    yee_real *host;       /* pinned */
+    size_t cap, len;
+    cudaEvent_t gathered, copied;
+    int has_events;
+};
+
 struct cuda_ctx {
     yee_dims d;
     int64_t total;
@@ -41,8 +70,6 @@ struct cuda_ctx {
     int nslabs;
     cuda_slab slabs[6];
     int pec_low[3];
-    yee_point_current *d_src;
-    int src_cap;
     yee_sample *d_samples;
     yee_real *d_values;
     int sample_cap;
@@ -55,8 +82,15 @@ struct cuda_ctx {
     int64_t ndisp;           /* dispersive E nodes (kernels/yee_ade.h) */
     yee_disp_node *d_disp;
     yee_real *d_pol;
+    int64_t npol;            /* values in d_pol */
     yee_pole_coef *d_pcoef;
     yee_real inv_dt;
+    int ndft;
+    cuda_dft *dft;
+    upload_slot upload[UPLOAD_SLOTS];
+    int upload_next;
+    cudaStream_t copy_stream; /* snapshot copies (0 until the first one) */
+    copy_slot copies[COPY_SLOTS];
 };
 
 /* ---- kernels: index maps only ---- */
@@ -145,7 +179,25 @@ __global__ void sources_kernel(yee_fields f, yee_dims d, yee_media m, int n,
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= n)
         return;
-    yee_add_current(f, m, src[s].comp, yee_idx(d, src[s].i, src[s].j, src[s].k), src[s].j_value);
+    const int64_t c = yee_idx(d, src[s].i, src[s].j, src[s].k);
+    const int comp = src[s].comp;
+    /* atomic: two entries may hit one cell (overlapping sources); the arithmetic is yee_cell.h's */
+    if (comp < 3)
+        atomicAdd(&f.e[comp][c], yee_current_delta(m, comp, c, src[s].j_value));
+    else
+        atomicAdd(&f.h[comp - 3][c], -m.ch * src[s].j_value);
+}
+
+/* One thread per node of a DFT region: x fastest, as the field arrays. */
+__global__ void dft_kernel(yee_fields f, yee_dims d, yee_dft_region r, int64_t nodes, double *re,
+                           double *im, const double *ph)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    if (i >= r.count[0])
+        return;
+    const double v = yee_dft_sample(f, d, r.comp, r.avg_axis, r.lo[0] + i, r.lo[1] + j, r.lo[2] + k);
+    yee_dft_add(re, im, i + (int64_t)r.count[0] * (j + (int64_t)r.count[1] * k), nodes, r.nfreq,
+                ph, v);
 }
 
 __device__ yee_real *component_ptr(yee_fields f, int comp)
@@ -276,7 +328,6 @@ static void cuda_destroy(void *vctx)
         }
     cudaFree(c->d_coef);
     cudaFree(c->d_lines);
-    cudaFree(c->d_src);
     cudaFree(c->d_samples);
     cudaFree(c->d_values);
     cudaFree(c->d_stage);
@@ -285,6 +336,28 @@ static void cuda_destroy(void *vctx)
     cudaFree(c->d_disp);
     cudaFree(c->d_pol);
     cudaFree(c->d_pcoef);
+    for (int q = 0; q < c->ndft; q++) {
+        cudaFree(c->dft[q].d_re);
+        cudaFree(c->dft[q].d_im);
+    }
+    free(c->dft);
+    for (int q = 0; q < COPY_SLOTS; q++) {
+        copy_slot *k = &c->copies[q];
+        cudaFree(k->dev);
+        cudaFreeHost(k->host);
+        if (k->has_events) {
+            cudaEventDestroy(k->gathered);
+            cudaEventDestroy(k->copied);
+        }
+    }
+    if (c->copy_stream)
+        cudaStreamDestroy(c->copy_stream);
+    for (int q = 0; q < UPLOAD_SLOTS; q++) {
+        cudaFreeHost(c->upload[q].host);
+        cudaFree(c->upload[q].dev);
+        if (c->upload[q].has_event)
+            cudaEventDestroy(c->upload[q].done);
+    }
     free(c);
 }
 
@@ -383,6 +456,7 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
         c->pec_low[a] = s->pec_low[a];
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
+        c->npol = s->npol;
         c->inv_dt = s->inv_dt;
         YEE_TRY(dev_alloc(c, (void **)&c->d_disp, (size_t)s->ndisp * sizeof(yee_disp_node), err));
         YEE_TRY(dev_alloc(c, (void **)&c->d_pol, (size_t)s->npol * sizeof(yee_real), err));
@@ -480,15 +554,145 @@ static int ensure(cuda_ctx *c, void **p, size_t *cap, size_t bytes, yee_err *err
     return YEE_OK;
 }
 
+/* Copies bytes of host data to the device through the next slot of the upload ring and returns
+ * the device copy in *dev, valid for kernels launched on the default stream before the caller's
+ * upload_done(). */
+static int upload(cuda_ctx *c, const void *host, size_t bytes, void **dev, yee_err *err)
+{
+    upload_slot *u = &c->upload[c->upload_next];
+    if (u->has_event) /* the kernel that read this slot last time has run */
+        CUDA_TRY(err, cudaEventSynchronize(u->done));
+    else {
+        CUDA_TRY(err, cudaEventCreateWithFlags(&u->done, cudaEventDisableTiming));
+        u->has_event = 1;
+    }
+    if (bytes > u->cap) {
+        cudaFreeHost(u->host);
+        cudaFree(u->dev);
+        u->host = u->dev = NULL;
+        u->cap = 0;
+        const size_t cap = bytes * 2;
+        CUDA_TRY(err, cudaMallocHost(&u->host, cap));
+        CUDA_TRY(err, cudaMalloc(&u->dev, cap));
+        u->cap = cap;
+    }
+    memcpy(u->host, host, bytes);
+    CUDA_TRY(err, cudaMemcpyAsync(u->dev, u->host, bytes, cudaMemcpyHostToDevice, 0));
+    *dev = u->dev;
+    return YEE_OK;
+}
+
+/* Marks the current upload slot as in use by the kernels launched since upload(). */
+static int upload_done(cuda_ctx *c, yee_err *err)
+{
+    CUDA_TRY(err, cudaEventRecord(c->upload[c->upload_next].done, 0));
+    c->upload_next = (c->upload_next + 1) % UPLOAD_SLOTS;
+    return YEE_OK;
+}
+
 static int cuda_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    size_t cap = (size_t)c->src_cap * sizeof(yee_point_current);
-    YEE_TRY(ensure(c, (void **)&c->d_src, &cap, (size_t)n * sizeof *src, err));
-    c->src_cap = (int)(cap / sizeof(yee_point_current));
-    CUDA_TRY(err, cudaMemcpy(c->d_src, src, (size_t)n * sizeof *src, cudaMemcpyHostToDevice));
-    sources_kernel<<<(n + 63) / 64, 64>>>(c->f, c->d, c->media, n, c->d_src);
-    return launched(c, err, "sources_kernel");
+    void *d_src;
+    YEE_TRY(upload(c, src, (size_t)n * sizeof *src, &d_src, err));
+    sources_kernel<<<(n + 63) / 64, 64>>>(c->f, c->d, c->media, n,
+                                          (const yee_point_current *)d_src);
+    YEE_TRY(launched(c, err, "sources_kernel"));
+    return upload_done(c, err);
+}
+
+static int cuda_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    cuda_dft *grown = (cuda_dft *)realloc(c->dft, (size_t)(c->ndft + 1) * sizeof *c->dft);
+    if (!grown)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "DFT region table");
+    c->dft = grown;
+    cuda_dft *q = &c->dft[c->ndft++];
+    memset(q, 0, sizeof *q);
+    q->r = *r;
+    q->nodes = (int64_t)r->count[0] * r->count[1] * r->count[2];
+    const size_t bytes = (size_t)q->nodes * (size_t)r->nfreq * sizeof(double);
+    YEE_TRY(dev_alloc(c, (void **)&q->d_re, bytes, err));
+    YEE_TRY(dev_alloc(c, (void **)&q->d_im, bytes, err));
+    *id = c->ndft - 1;
+    return YEE_OK;
+}
+
+static int cuda_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    cuda_dft *q = &c->dft[id];
+    void *d_ph;
+    YEE_TRY(upload(c, ph, 2 * (size_t)q->r.nfreq * sizeof(double), &d_ph, err));
+    dft_kernel<<<cells_grid(q->r.count[0], q->r.count[1], q->r.count[2]), block_x>>>(
+        c->f, c->d, q->r, q->nodes, q->d_re, q->d_im, (const double *)d_ph);
+    YEE_TRY(launched(c, err, "dft_kernel"));
+    return upload_done(c, err);
+}
+
+static int cuda_dft_transfer(void *vctx, int id, double *re, double *im, int set, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    cuda_dft *q = &c->dft[id];
+    const size_t bytes = (size_t)q->nodes * (size_t)q->r.nfreq * sizeof(double);
+    if (set) {
+        CUDA_TRY(err, cudaMemcpy(q->d_re, re, bytes, cudaMemcpyHostToDevice));
+        CUDA_TRY(err, cudaMemcpy(q->d_im, im, bytes, cudaMemcpyHostToDevice));
+    } else {
+        CUDA_TRY(err, cudaMemcpy(re, q->d_re, bytes, cudaMemcpyDeviceToHost));
+        CUDA_TRY(err, cudaMemcpy(im, q->d_im, bytes, cudaMemcpyDeviceToHost));
+    }
+    return YEE_OK;
+}
+
+static int cuda_copy_start(void *vctx, int comp, const int lo[3], const int count[3], int slot,
+                           yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (slot < 0 || slot >= COPY_SLOTS)
+        return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "copy slot %d", slot);
+    copy_slot *k = &c->copies[slot];
+    if (!c->copy_stream)
+        CUDA_TRY(err, cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+    if (!k->has_events) {
+        CUDA_TRY(err, cudaEventCreateWithFlags(&k->gathered, cudaEventDisableTiming));
+        CUDA_TRY(err, cudaEventCreateWithFlags(&k->copied, cudaEventDisableTiming));
+        k->has_events = 1;
+    }
+    const size_t n = (size_t)count[0] * count[1] * count[2];
+    if (n > k->cap) {
+        CUDA_TRY(err, cudaEventSynchronize(k->copied));
+        cudaFree(k->dev);
+        cudaFreeHost(k->host);
+        k->dev = NULL;
+        k->host = NULL;
+        k->cap = 0;
+        YEE_TRY(dev_alloc(c, (void **)&k->dev, n * sizeof(yee_real), err));
+        CUDA_TRY(err, cudaMallocHost((void **)&k->host, n * sizeof(yee_real)));
+        k->cap = n;
+    }
+    k->len = n;
+    box_kernel<<<cells_grid(count[0], count[1], count[2]), block_x>>>(
+        c->f, c->d, comp, lo[0], lo[1], lo[2], count[0], count[1], k->dev);
+    YEE_TRY(launched(c, err, "box_kernel"));
+    CUDA_TRY(err, cudaEventRecord(k->gathered, 0));
+    CUDA_TRY(err, cudaStreamWaitEvent(c->copy_stream, k->gathered, 0));
+    CUDA_TRY(err, cudaMemcpyAsync(k->host, k->dev, n * sizeof(yee_real), cudaMemcpyDeviceToHost,
+                                  c->copy_stream));
+    CUDA_TRY(err, cudaEventRecord(k->copied, c->copy_stream));
+    return YEE_OK;
+}
+
+static int cuda_copy_finish(void *vctx, int slot, yee_real *out, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (slot < 0 || slot >= COPY_SLOTS || !c->copies[slot].has_events)
+        return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "copy slot %d was not started", slot);
+    copy_slot *k = &c->copies[slot];
+    CUDA_TRY(err, cudaEventSynchronize(k->copied));
+    memcpy(out, k->host, k->len * sizeof(yee_real));
+    return YEE_OK;
 }
 
 static int cuda_halo(cuda_ctx *c, yee_field_kind kind, int axis, int layer, yee_real *buf,
@@ -656,8 +860,63 @@ static size_t cuda_host_bytes(yee_dims d, int nslabs, const yee_slab *slabs)
     return 0;
 }
 
+/* Checkpoint parts (backend.h), copied through host memory with cudaMemcpy: the same list and
+ * layout as the CPU backend, so a checkpoint moves between the two. */
+static int cuda_state_parts(void *vctx)
+{
+    const cuda_ctx *c = (const cuda_ctx *)vctx;
+    return 6 + 4 * c->nslabs + (c->ndisp > 0);
+}
+
+/* Part p's device array and its length in values; NULL for an invalid p. */
+static yee_real *state_part(const cuda_ctx *c, int p, int64_t *len)
+{
+    if (p >= 0 && p < 6) {
+        *len = c->total;
+        return p < 3 ? c->f.e[p] : c->f.h[p - 3];
+    }
+    p -= 6;
+    if (p >= 0 && p < 4 * c->nslabs) {
+        const cuda_slab *sl = &c->slabs[p / 4];
+        *len = (int64_t)sl->w[0] * sl->w[1] * sl->w[2];
+        return p % 4 < 2 ? sl->d_psi_e[p % 4] : sl->d_psi_h[p % 4 - 2];
+    }
+    if (p == 4 * c->nslabs && c->ndisp > 0) {
+        *len = c->npol;
+        return c->d_pol;
+    }
+    *len = 0;
+    return NULL;
+}
+
+static size_t cuda_state_part_bytes(void *vctx, int p)
+{
+    int64_t len;
+    return state_part((const cuda_ctx *)vctx, p, &len) ? (size_t)len * sizeof(yee_real) : 0;
+}
+
+static int cuda_state_transfer(void *vctx, int p, void *buf, int set, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    int64_t len;
+    yee_real *d_a = state_part(c, p, &len);
+    if (!d_a)
+        return yee_fail(err, YEE_ERR_UNSUPPORTED, "no checkpoint part %d (backend has %d)", p,
+                        cuda_state_parts(c));
+    const size_t bytes = (size_t)len * sizeof(yee_real);
+    /* cudaMemcpy waits for the kernels of the step before it (default stream) */
+    if (set)
+        CUDA_TRY(err, cudaMemcpy(d_a, buf, bytes, cudaMemcpyHostToDevice));
+    else
+        CUDA_TRY(err, cudaMemcpy(buf, d_a, bytes, cudaMemcpyDeviceToHost));
+    return YEE_OK;
+}
+
 extern "C" const yee_backend_ops yee_backend_cuda = {
-    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources, cuda_pack_halo,
+    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources,
+    cuda_dft_create,  cuda_dft_accumulate, cuda_dft_transfer, cuda_copy_start, cuda_copy_finish,
+    cuda_pack_halo,
     cuda_unpack_halo, cuda_gather, cuda_download, cuda_norms,  cuda_bytes,         cuda_destroy,
-    cuda_copy_bandwidth, cuda_host_bytes,
+    cuda_copy_bandwidth, cuda_host_bytes, cuda_state_parts, cuda_state_part_bytes,
+    cuda_state_transfer,
 };
