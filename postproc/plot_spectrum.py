@@ -140,8 +140,9 @@ def plot(s, lo, hi, args, modes):
         ax.set_ylabel(s.ylabel + ", dB re peak")
     else:
         ax.set_ylabel(s.ylabel)
-        ax.set_ylim(bottom=0)
     ax.plot(s.freq_thz[sel], y, lw=1.2)
+    if not args.db:  # after plotting: set earlier, the top would freeze at the default 1.0
+        ax.set_ylim(bottom=0)
     shown = [(f, q) for f, q in modes if lo <= f <= hi]
     for n, (f, q) in enumerate(shown):
         ax.axvline(f, color="C3", ls="--", lw=0.8)

@@ -546,16 +546,24 @@ size_t yee_dft_bytes_estimate(const yee_config *cfg)
         const yee_monitor_cfg *mc = &cfg->monitors[q];
         if (mc->kind != YEE_MON_FLUX && mc->kind != YEE_MON_DFT)
             continue;
+        /* nodes per axis of the box clipped to the domain; flat axes count one node */
         double nodes[3];
-        for (int a = 0; a < 3; a++)
-            nodes[a] = floor((mc->box_max[a] - mc->box_min[a]) / cfg->dx[a]) + 1;
+        int flat = 0;
+        for (int a = 0; a < 3; a++) {
+            const double lo = fmax(mc->box_min[a], cfg->origin[a]);
+            const double hi = fmin(mc->box_max[a], cfg->origin[a] + cfg->n[a] * cfg->dx[a]);
+            nodes[a] = fmin(floor(fmax(hi - lo, 0.0) / cfg->dx[a]) + 1, cfg->n[a]);
+            flat += mc->box_max[a] - mc->box_min[a] < 0.5 * cfg->dx[a];
+        }
         double total;
         if (mc->kind == YEE_MON_DFT) {
             int nc = 0;
             for (int c = 0; c < YEE_NCOMP; c++)
                 nc += (mc->components >> c) & 1;
             total = nc * nodes[0] * nodes[1] * nodes[2];
-        } else {
+        } else if (flat) { /* a plane: 4 components on one face */
+            total = 4 * nodes[0] * nodes[1] * nodes[2];
+        } else {          /* a box: 4 components on each of 6 faces */
             total = 4 * 2 * (nodes[0] * nodes[1] + nodes[1] * nodes[2] + nodes[0] * nodes[2]);
         }
         bytes += (size_t)(total * mc->nfreq * 2 * sizeof(double));
