@@ -12,6 +12,8 @@
  * The schema table below is also what `yee deck-keys` prints and what docs/deck.md must match.
  */
 #include "io/deck.h"
+
+#include "common/yee_hint.h"
 #include "io/h5read.h"
 #include "io/params.h"
 
@@ -737,40 +739,6 @@ static const char *fmt_value(const config_setting_t *s, char *buf, size_t n)
     return buf;
 }
 
-/* Levenshtein distance, case-insensitive, for the "did you mean" hints. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = diag + cost;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* A hint is worth giving when the distance is small against the length of the word. */
-static int close_enough(const char *typed, const char *cand, int d)
-{
-    size_t l = strlen(typed) < strlen(cand) ? strlen(typed) : strlen(cand);
-    return d <= 2 && (size_t)d < l;
-}
-
 /* Best schema key under the schema path `parent` for the unknown name; NULL if none is close. */
 static const char *suggest_key(const char *parent, const char *name)
 {
@@ -782,8 +750,8 @@ static const char *suggest_key(const char *parent, const char *name)
         if (schema_parent_len(p) != plen || strncmp(p, parent, plen) != 0)
             continue;
         const char *leaf = schema_leaf(p);
-        int d = edit_distance(name, leaf);
-        if (d < bestd && close_enough(name, leaf, d))
+        int d = yee_edit_distance(name, leaf);
+        if (d < bestd && yee_close_enough(name, leaf, d))
             best = leaf, bestd = d;
     }
     return best;
@@ -801,8 +769,8 @@ static int choice_index(const char *choices, const char *v, char *hint, size_t n
         snprintf(word, sizeof word, "%.*s", (int)len, p);
         if (strcmp(word, v) == 0)
             return idx;
-        int d = edit_distance(v, word);
-        if (hint && d < bestd && close_enough(v, word, d))
+        int d = yee_edit_distance(v, word);
+        if (hint && d < bestd && yee_close_enough(v, word, d))
             bestd = d, snprintf(hint, n, "%s", word);
         p += len;
         if (*p == '|')
@@ -1932,8 +1900,8 @@ static int find_material(deck_ctx *c, const yee_config *cfg, const config_settin
     for (int m = 0; m < cfg->nmaterials; m++) {
         if (strcmp(cfg->materials[m].name, name) == 0)
             return m;
-        int d = edit_distance(name, cfg->materials[m].name);
-        if (d < bestd && close_enough(name, cfg->materials[m].name, d))
+        int d = yee_edit_distance(name, cfg->materials[m].name);
+        if (d < bestd && yee_close_enough(name, cfg->materials[m].name, d))
             bestd = d, best = cfg->materials[m].name;
     }
     if (best)

@@ -10,6 +10,8 @@
  */
 #include "io/params.h"
 
+#include "common/yee_hint.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
@@ -175,40 +177,6 @@ static void perror_at(pctx *c, int line, const char *key, const char *fmt, ...)
     c->nerr++;
 }
 
-/* Levenshtein distance, case-insensitive (the "did you mean" hints). */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = diag + cost;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* A hint is worth giving when the distance is small against the length of the word. */
-static int close_enough(const char *typed, const char *cand, int d)
-{
-    size_t l = strlen(typed) < strlen(cand) ? strlen(typed) : strlen(cand);
-    return d <= 2 && (size_t)d < l;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * The sweep section's keys (io/deck.c's schema documents the same ones; a test compares them)
  * ------------------------------------------------------------------------------------------- */
@@ -249,8 +217,8 @@ static void check_unknown(pctx *c, const config_setting_t *g, const char *pat, c
             const char *leaf = p + plen + 1;
             if (strcmp(leaf, name) == 0)
                 known = 1;
-            int d = edit_distance(name, leaf);
-            if (d < bestd && close_enough(name, leaf, d))
+            int d = yee_edit_distance(name, leaf);
+            if (d < bestd && yee_close_enough(name, leaf, d))
                 bestd = d, best = leaf;
         }
         if (known)
@@ -1004,8 +972,8 @@ static yee_pvalue eprimary(eparser *e)
         char name[YEE_NAME_LEN];
         snprintf(name, sizeof name, "%.*s", (int)len, start);
         for (int k = 0; k < e->nvars; k++) {
-            int d = edit_distance(name, e->names[k]);
-            if (d < bestd && close_enough(name, e->names[k], d))
+            int d = yee_edit_distance(name, e->names[k]);
+            if (d < bestd && yee_close_enough(name, e->names[k], d))
                 bestd = d, best = e->names[k];
         }
         if (best)

@@ -10,3 +10,18 @@ def run(cmd):
         print(r.stdout)
         raise SystemExit("FAIL command exited %d: %s" % (r.returncode, " ".join(cmd)))
     return r.stdout
+
+
+def arguments(deck=None):
+    """The options every checker takes: --yee (the program), --deck (required unless a default
+    deck is given) and --work (the folder the runs write to). Add a case's own options to the
+    returned parser before parse_args()."""
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--yee", required=True)
+    if deck:
+        ap.add_argument("--deck", default=deck)
+    else:
+        ap.add_argument("--deck", required=True)
+    ap.add_argument("--work", required=True)
+    return ap

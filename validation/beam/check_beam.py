@@ -9,7 +9,6 @@ paraxial, k w0 = 6.3: corrections of order 1/(k w0)^2 = 2.5% are physics, not er
 centre within half a cell of the axis. The source must be one-way: the power through a plane
 behind it is below -30 dB of the power ahead. Prints PASS|FAIL lines; exits 1 on FAIL.
 """
-import argparse
 import os
 import sys
 
@@ -18,7 +17,7 @@ import numpy as np
 from scipy.optimize import curve_fit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 W0, DX = 1.0, 0.05
 CHECKS = (("focus", 0.0, 0.03), ("far", 1.2, 0.06))
@@ -34,11 +33,7 @@ def width(f, mon):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = arguments().parse_args()
     os.makedirs(a.work, exist_ok=True)
     run([a.yee, "run", a.deck, "--out", a.work, "--quiet"])
     nfail = 0

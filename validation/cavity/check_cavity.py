@@ -14,17 +14,15 @@ NMODES modes (m, n, p) with at least two non-zero indices:
 Units: lengths um, frequencies c/um (f_THz = 299.792458 f). Prints PASS|FAIL lines, exits 1 on FAIL.
 Does not test the source spectrum, mode amplitudes or Q (a lossless PEC box has Q = inf).
 """
-import argparse
 import itertools
 import math
 import os
 import sys
 
 import h5py
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 C_THZ = 299.792458
 NMODES = 6
@@ -64,10 +62,7 @@ def resonances(yee, h5, probe, comp, fmin, fmax, start_fs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", default=os.path.join(os.path.dirname(__file__), "cavity.cfg"))
-    ap.add_argument("--work", required=True)
+    ap = arguments(os.path.join(os.path.dirname(__file__), "cavity.cfg"))
     ap.add_argument("--start-fs", type=float, default=15.0, help="skip the source (fs)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)

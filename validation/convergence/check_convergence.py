@@ -9,7 +9,6 @@ f_cont = 0.5 sqrt(1/Lx^2 + 1/Ly^2). Each halving of dx must divide the error by 
 printed alongside. Prints PASS|FAIL lines, exits 1 on FAIL. Does not check the other modes
 (validation/cavity does) nor anything about amplitudes.
 """
-import argparse
 import math
 import os
 import sys
@@ -17,7 +16,7 @@ import sys
 import h5py
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 C_THZ = 299.792458
 MODE = (1, 1, 0)
@@ -31,10 +30,7 @@ def discrete(m, L, dx, dt):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True, help="validation/cavity/cavity.cfg")
-    ap.add_argument("--work", required=True)
+    ap = arguments()
     ap.add_argument("--resolutions", default="10,20,40")
     ap.add_argument("--start-fs", type=float, default=15.0)
     a = ap.parse_args()

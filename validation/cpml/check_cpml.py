@@ -11,7 +11,6 @@ Extra `--set` arguments (e.g. boundary.pml.kappa_max=5) are passed to both runs,
 Prints PASS|FAIL lines with R in dB, exits 1 on FAIL. Does not measure reflection vs frequency
 or angle separately (the pulse is broadband, the three probes give normal to grazing incidence).
 """
-import argparse
 import math
 import os
 import sys
@@ -20,7 +19,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 TOL = 1e-3                     # -60 dB
 REF_SIZE = 8.0                 # um, reference cube edge (PML included)
@@ -35,10 +34,7 @@ def load(h5, name):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", default=os.path.join(os.path.dirname(__file__), "cpml.cfg"))
-    ap.add_argument("--work", required=True)
+    ap = arguments(os.path.join(os.path.dirname(__file__), "cpml.cfg"))
     ap.add_argument("--set", action="append", default=[], help="override for both runs")
     a = ap.parse_args()
     sets = [x for s in a.set for x in ("--set", s)]

@@ -17,7 +17,6 @@ in the HDF5 `deck` attribute (one gaussian source with the default delay 5 sigma
 Prints PASS|FAIL lines, exits 1 on FAIL.
 Does not check H, off-plane points or the CPML (validation/cpml does).
 """
-import argparse
 import math
 import os
 import re
@@ -27,7 +26,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 TOL_FIELD = 0.05
 TOL_FAR = 0.05
@@ -91,10 +90,7 @@ def deck_value(text, key):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", default=os.path.join(os.path.dirname(__file__), "dipole.cfg"))
-    ap.add_argument("--work", required=True)
+    ap = arguments(os.path.join(os.path.dirname(__file__), "dipole.cfg"))
     ap.add_argument("--set", action="append", default=[])
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)

@@ -9,7 +9,6 @@ max |R - R_ana| / R_ana < 2%, and the phase of r against the analytic one after 
 probe's round trip exp(2 i 2 pi f L) (L = 1.005 um from the probe to the face, the vacuum Yee
 phase velocity error included) to within 0.01 rad. Prints PASS|FAIL lines; exits 1 on FAIL.
 """
-import argparse
 import os
 import sys
 
@@ -18,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from planewave import probe, spectrum  # noqa: E402
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 C_THZ = 299.792458
 FP, GAMMA = 599.584916 / C_THZ, 29.9792458 / C_THZ
@@ -28,11 +27,7 @@ L_PROBE = 1.005  # um, probe at z = -1.0, metal face at z = 0.005
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = arguments().parse_args()
     runs = {}
     for tag, extra in (("metal", []), ("ref", ["--set", "geometry[0].material=air"])):
         out = os.path.join(a.work, tag)

@@ -13,7 +13,6 @@ resolution (studies only). Measured: 2.8% at x = 1 (docs/validation.md).
 It does not check the sharp resonances above x = 3 (x = 3.31, 3.91: Q ~ 70 - 100), which
 this resolution does not place to 5% (up to 9% off at 20 cells/um).
 """
-import argparse
 import math
 import os
 import sys
@@ -25,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from mie import q_sca, selftest  # noqa: E402
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 RADIUS = 0.5          # um, as in mie.cfg
 INDEX = 2.0           # sqrt(eps 4)
@@ -76,10 +75,7 @@ def plot(path, x, q, rel, res):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
+    ap = arguments()
     ap.add_argument("--plot", help="write Q_sca vs x to this PNG")
     ap.add_argument("--resolution", type=float, help="override grid.resolution (study only)")
     a = ap.parse_args()

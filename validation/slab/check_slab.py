@@ -12,7 +12,6 @@ gives those nodes eps = 2.5, and checks that the error of R falls by at least 3x
 4x; a staircase face would be first order). Prints PASS|FAIL lines; exits 1 on FAIL. Does not check phases (they carry the probe
 distances and the grid's phase velocity error, not the slab's).
 """
-import argparse
 import os
 import sys
 
@@ -20,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from planewave import airy_slab, probe, spectrum  # noqa: E402
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 TOL = 0.01
 TOL_ENERGY = 1e-3
@@ -30,11 +29,7 @@ MIN_RATIO = 3.0
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = arguments().parse_args()
     f = np.linspace(0.5, 1.0, 51)
     r, t = airy_slab(N, D, f)
     Ra, Ta = np.abs(r) ** 2, np.abs(t) ** 2

@@ -10,7 +10,6 @@ the top of the band): max |T - T_airy| < 0.01, max |R - R_airy| < 0.01, and ener
 max |R + T - 1| < 0.01 (lossless). Also checks that the CSV the run writes equals the HDF5
 spectrum. Prints PASS|FAIL lines; exits 1 on FAIL.
 """
-import argparse
 import csv
 import os
 import sys
@@ -20,17 +19,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from planewave import airy_slab  # noqa: E402
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 TOL = 0.01
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = arguments().parse_args()
     ref_dir, slab_dir = os.path.join(a.work, "ref"), os.path.join(a.work, "slab")
     for d in (ref_dir, slab_dir):
         os.makedirs(d, exist_ok=True)

@@ -14,15 +14,13 @@ without averaging; the diagonal-only anisotropic average does not reach second o
 (the off-diagonal terms of Farjadpour et al. 2006 are not implemented).
 Prints PASS|FAIL lines; exits 1 on FAIL.
 """
-import argparse
-import math
 import os
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 C_THZ = 299.792458
 CASES = {"TM": ("Ez", 0.3365, []),
@@ -61,10 +59,7 @@ def order(res, err):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
+    ap = arguments()
     ap.add_argument("--te", action="store_true", help="also run the TE case (reported only)")
     a = ap.parse_args()
     nfail = 0

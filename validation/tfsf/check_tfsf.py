@@ -9,7 +9,6 @@ to the box, max |E| outside over max |E| inside, in dB. Bounds:
   wavelength with a 20% bandwidth pulse.
 Prints PASS|FAIL lines; exits 1 on FAIL.
 """
-import argparse
 import os
 import sys
 
@@ -17,7 +16,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import run  # noqa: E402
+from vcommon import arguments, run  # noqa: E402
 
 CASES = (("normal", "[0.0, 0.0, 1.0]", "[1.0, 0.0, 0.0]", -50.0),
          ("oblique", "[0.5, 0.3, 1.0]", "[1.0, 0.0, 0.0]", -50.0),
@@ -25,11 +24,7 @@ CASES = (("normal", "[0.0, 0.0, 1.0]", "[1.0, 0.0, 0.0]", -50.0),
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--deck", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = arguments().parse_args()
     nfail = 0
     for name, direction, pol, bound in CASES:
         out = os.path.join(a.work, name)
