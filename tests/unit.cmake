@@ -6,3 +6,8 @@ yee_add_test(NAME unit_blowup LABELS unit TIMEOUT 60 COMMAND yee_test_blowup)
 add_executable(yee_test_profiles ${CMAKE_CURRENT_LIST_DIR}/unit/profiles.c)
 target_link_libraries(yee_test_profiles PRIVATE yee_solver)
 yee_add_test(NAME unit_profiles LABELS unit TIMEOUT 60 COMMAND yee_test_profiles)
+
+# Decimated DFT sums (every k-th step, k from the sources' bandwidth) equal every-step sums.
+yee_add_test(NAME unit_dft_decimation LABELS unit TIMEOUT 120
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/unit/check_decimation.py $<TARGET_FILE:yee>
+          ${CMAKE_SOURCE_DIR}/validation/slab/slab_flux.cfg ${CMAKE_CURRENT_BINARY_DIR}/decimation)
