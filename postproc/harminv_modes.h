@@ -2,7 +2,8 @@
  * (libharminv; Mandelshtam & Taylor 1997), as Meep's Harminv: frequency, decay rate, Q, amplitude.
  *
  * Pure computation on an array the caller owns: no file, no MPI, no printing. `yee sweep` uses it
- * for resonance results (solver/sweep.c); units are whatever the caller's time unit is.
+ * for resonance results (solver/sweep.c) and `yee resonances` (postproc/resonances.c); units
+ * are whatever the caller's time unit is.
  */
 #ifndef YEE_POSTPROC_HARMINV_MODES_H
 #define YEE_POSTPROC_HARMINV_MODES_H

@@ -7,8 +7,6 @@
  *   freq_THz  freq_c_um  wavelength_um  decay_per_fs  Q  amplitude  error
  * (freq_c_um is the frequency in units of c / 1 um; error is harminv's relative error estimate).
  */
-#include <complex.h>
-#include <harminv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 
 #include "io/config.h"
 #include "io/h5read.h"
+#include "postproc/harminv_modes.h"
 
 static void usage(FILE *out)
 {
@@ -27,16 +26,6 @@ static void usage(FILE *out)
           "Extracts resonances (frequency, decay, Q) from a probe's time series with harminv.\n"
           "--start skips the part of the series before the given time (the source), fs.\n",
           out);
-}
-
-typedef struct mode {
-    double f, decay, q, amp, error;
-} mode;
-
-static int by_freq(const void *a, const void *b)
-{
-    const double fa = ((const mode *)a)->f, fb = ((const mode *)b)->f;
-    return (fa > fb) - (fa < fb);
 }
 
 int yee_resonances_main(int argc, char **argv)
@@ -104,41 +93,24 @@ int yee_resonances_main(int argc, char **argv)
         yee_probe_series_free(&s);
         return 1;
     }
-    harminv_complex *sig = (harminv_complex *)malloc((size_t)n * sizeof *sig);
-    for (long i = 0; i < n; i++)
-        sig[i] = s.data[(first + i) * s.ncomp + col];
-    /* harminv works in cycles per sample: f_sample = f * dt. */
-    const double f_nyq = 0.5 / s.dt; /* c/um */
-    double lo = fmin_thz > 0 ? fmin_thz / YEE_C_UM_THZ : 1e-3 * f_nyq;
-    double hi = fmax_thz > 0 ? fmax_thz / YEE_C_UM_THZ : f_nyq;
-    harminv_data hd = harminv_data_create((int)n, sig, lo * s.dt, hi * s.dt, nmodes);
-    harminv_solve(hd);
-    const int nf = harminv_get_num_freqs(hd);
-    mode *modes = (mode *)calloc((size_t)nf + 1, sizeof *modes);
+    const double lo = fmin_thz > 0 ? fmin_thz / YEE_C_UM_THZ : -1.0; /* c/um, <= 0: default */
+    const double hi = fmax_thz > 0 ? fmax_thz / YEE_C_UM_THZ : -1.0;
+    yee_harminv_mode *modes = NULL;
     int kept = 0;
-    for (int k = 0; k < nf; k++) {
-        harminv_complex amp;
-        harminv_get_amplitude(&amp, hd, k);
-        mode m;
-        m.f = fabs(harminv_get_freq(hd, k)) / s.dt;
-        m.decay = harminv_get_decay(hd, k) / s.dt;
-        m.q = harminv_get_Q(hd, k);
-        m.amp = cabs(amp);
-        m.error = harminv_get_freq_error(hd, k);
-        if (m.f >= lo && m.f <= hi && m.error <= max_error)
-            modes[kept++] = m;
+    if (yee_harminv_modes(s.data + first * s.ncomp + col, s.ncomp, n, s.dt, lo, hi, nmodes,
+                          max_error, &modes, &kept, &err) < 0) {
+        fprintf(stderr, "yee resonances: %s\n", err.msg);
+        yee_probe_series_free(&s);
+        return 1;
     }
-    qsort(modes, (size_t)kept, sizeof *modes, by_freq);
     printf("# %s probe %s component %s, %ld samples from %.4g fs, dt %.6g fs\n", path, probe,
            s.components[col], n, (first * s.dt + s.t0[col]) * YEE_TIME_UNIT_FS, dt_fs);
     printf("# freq_THz freq_c_um wavelength_um decay_per_fs Q amplitude error\n");
     for (int k = 0; k < kept; k++)
-        printf("%.10g %.10g %.10g %.6g %.6g %.6g %.3g\n", modes[k].f * YEE_C_UM_THZ, modes[k].f,
-               1.0 / modes[k].f, modes[k].decay / YEE_TIME_UNIT_FS, modes[k].q, modes[k].amp,
-               modes[k].error);
-    harminv_data_destroy(hd);
+        printf("%.10g %.10g %.10g %.6g %.6g %.6g %.3g\n", modes[k].freq * YEE_C_UM_THZ,
+               modes[k].freq, 1.0 / modes[k].freq, modes[k].decay / YEE_TIME_UNIT_FS, modes[k].q,
+               modes[k].amp, modes[k].error);
     free(modes);
-    free(sig);
     yee_probe_series_free(&s);
     return 0;
 }
