@@ -14,6 +14,7 @@
 #include "io/deck.h"
 
 #include "common/yee_hint.h"
+#include "io/cfgval.h"
 #include "io/h5read.h"
 #include "io/params.h"
 
@@ -802,27 +803,6 @@ static void key_join(char *buf, size_t n, const char *prefix, const char *name)
         snprintf(buf, n, "%s", name);
 }
 
-static int is_number(const config_setting_t *s)
-{
-    int t = config_setting_type(s);
-    return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 || t == CONFIG_TYPE_FLOAT;
-}
-
-static int is_int(const config_setting_t *s)
-{
-    int t = config_setting_type(s);
-    return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
-}
-
-static double number_of(const config_setting_t *s)
-{
-    switch (config_setting_type(s)) {
-    case CONFIG_TYPE_INT: return config_setting_get_int(s);
-    case CONFIG_TYPE_INT64: return (double)config_setting_get_int64(s);
-    default: return config_setting_get_float(s);
-    }
-}
-
 /* Checks one number against the range of k; reports under `key` at setting s. */
 static int check_range(deck_ctx *c, const config_setting_t *s, const char *key, const deck_key *k,
                        double v)
@@ -872,11 +852,11 @@ static int get_num(deck_ctx *c, const scope *sc, const char *name, double *out)
         *out = k->dval;
     if (!s || !k)
         return s ? -1 : 0;
-    if (!is_number(s)) {
+    if (!yee_cfg_is_number(s)) {
         deck_error(c, s, key, "must be a number (got %s)", fmt_value(s, got, sizeof got));
         return -1;
     }
-    double v = number_of(s);
+    double v = yee_cfg_number(s);
     if (check_range(c, s, key, k, v) < 0)
         return -1;
     *out = v;
@@ -892,7 +872,7 @@ static int get_long(deck_ctx *c, const scope *sc, const char *name, long *out)
         *out = (long)k->dval;
     if (!s || !k)
         return s ? -1 : 0;
-    if (!is_int(s)) {
+    if (!yee_cfg_is_int(s)) {
         deck_error(c, s, key, "must be an integer (got %s)", fmt_value(s, got, sizeof got));
         return -1;
     }
@@ -992,13 +972,13 @@ static int get_numbers(deck_ctx *c, const config_setting_t *s, const char *key, 
         const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
         char ekey[160];
         snprintf(ekey, sizeof ekey, "%s[%d]", key, i);
-        if (want_int ? !is_int(e) : !is_number(e)) {
+        if (want_int ? !yee_cfg_is_int(e) : !yee_cfg_is_number(e)) {
             deck_error(c, e, ekey, "must be %s (got %s)", want_int ? "an integer" : "a number",
                        fmt_value(e, got, sizeof got));
             rc = -1;
             continue;
         }
-        vals[i] = number_of(e);
+        vals[i] = yee_cfg_number(e);
         if (check_range(c, e, ekey, k, vals[i]) < 0)
             rc = -1;
     }
@@ -1014,8 +994,8 @@ static int get_vec3_ex(deck_ctx *c, const scope *sc, const char *name, double ou
     const config_setting_t *s = member(c, sc, name, &k, key, sizeof key);
     if (!s || !k)
         return s ? -1 : 0;
-    if (scalar_ok && is_number(s)) {
-        double v = number_of(s);
+    if (scalar_ok && yee_cfg_is_number(s)) {
+        double v = yee_cfg_number(s);
         if (check_range(c, s, key, k, v) < 0)
             return -1;
         out[0] = out[1] = out[2] = v;
@@ -1051,8 +1031,8 @@ static int get_int6(deck_ctx *c, const scope *sc, const char *name, int out[6])
             out[i] = (int)k->dval;
     if (!s || !k)
         return s ? -1 : 0;
-    if (is_int(s)) {
-        double v = number_of(s);
+    if (yee_cfg_is_int(s)) {
+        double v = yee_cfg_number(s);
         if (check_range(c, s, key, k, v) < 0)
             return -1;
         if (v > INT_MAX / 4) {
@@ -1378,7 +1358,7 @@ static int set_scalar(config_setting_t *s, const ovalue *v)
     int t = config_setting_type(s);
     int vnum = v->type == CONFIG_TYPE_INT || v->type == CONFIG_TYPE_INT64 ||
                v->type == CONFIG_TYPE_FLOAT;
-    if (vnum && is_number(s)) {
+    if (vnum && yee_cfg_is_number(s)) {
         s->type = (short)v->type;
         if (v->type == CONFIG_TYPE_FLOAT)
             s->value.fval = v->f;
@@ -1514,12 +1494,12 @@ static void apply_override(deck_ctx *c, config_t *cfg, const char *arg)
                         snprintf(msg, sizeof msg, "only a single value can replace an element");
                         goto fail;
                     }
-                    if (t == CONFIG_TYPE_ARRAY && v->type == CONFIG_TYPE_FLOAT && is_int(next)) {
+                    if (t == CONFIG_TYPE_ARRAY && v->type == CONFIG_TYPE_FLOAT && yee_cfg_is_int(next)) {
                         /* a float into an int array: the whole array becomes float */
                         int n = config_setting_length(cur);
                         for (int j = 0; j < n; j++) {
                             config_setting_t *e = config_setting_get_elem(cur, (unsigned)j);
-                            double d = number_of(e);
+                            double d = yee_cfg_number(e);
                             e->type = CONFIG_TYPE_FLOAT;
                             e->value.fval = d;
                         }

@@ -416,7 +416,8 @@ void yee_h5_array3_free(yee_h5_array3 *a)
 
 /* ---- flux spectra (see h5read.h) ---- */
 
-/* The 1-D dataset g/name as doubles in a new array, its length in *len; NULL when missing. */
+/* The 1-D dataset g/name (or an absolute path from the file) as doubles in a new array, its
+ * length in *len; NULL when missing or not 1-D. */
 static double *read_vector(hid_t g, const char *name, long *len)
 {
     if (H5Lexists(g, name, H5P_DEFAULT) <= 0)
@@ -494,59 +495,28 @@ int yee_h5_read_vector(const char *path, const char *dataset, double **data, int
 {
     *data = NULL;
     *n = 0;
-    hid_t f = -1, d = -1, sp = -1;
-    H5E_BEGIN_TRY
-    {
-        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (f >= 0)
-            d = H5Dopen2(f, dataset, H5P_DEFAULT);
-    }
-    H5E_END_TRY;
-    int rc = YEE_OK;
+    hid_t f = open_readonly(path, err);
     if (f < 0)
-        rc = yee_fail(err, YEE_ERR_IO, "cannot open '%s' (no such HDF5 file)", path);
-    else if (d < 0)
-        rc = yee_fail(err, YEE_ERR_IO, "'%s' has no dataset '%s'", path, dataset);
-    if (rc == YEE_OK) {
-        sp = H5Dget_space(d);
-        hsize_t dims[1];
-        if (H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0)
-            rc = yee_fail(err, YEE_ERR_IO, "'%s:%s' is not 1-D", path, dataset);
-        else if (!(*data = (double *)malloc((dims[0] ? dims[0] : 1) * sizeof(double))))
-            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "reading '%s'", dataset);
-        else if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0)
-            rc = yee_fail(err, YEE_ERR_IO, "cannot read '%s:%s'", path, dataset);
-        else
-            *n = (int64_t)dims[0];
-    }
-    if (rc != YEE_OK) {
-        free(*data);
-        *data = NULL;
-    }
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (d >= 0)
-        H5Dclose(d);
-    if (f >= 0)
-        H5Fclose(f);
-    return rc;
+        return YEE_ERR_IO;
+    long len = 0;
+    double *v = read_vector(f, dataset, &len); /* an absolute path opens from the file */
+    H5Fclose(f);
+    if (!v)
+        return yee_fail(err, YEE_ERR_IO, "'%s' has no 1-D dataset '%s'", path, dataset);
+    *data = v;
+    *n = len;
+    return YEE_OK;
 }
 
 int yee_h5_read_block(const char *path, const char *dataset, int nfreq, const int64_t shape[3],
                       const int64_t start[3], const int64_t count[3], double *data, yee_err *err)
 {
-    hid_t f = -1, d = -1, fs = -1, ms = -1;
-    H5E_BEGIN_TRY
-    {
-        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (f >= 0)
-            d = H5Dopen2(f, dataset, H5P_DEFAULT);
-    }
-    H5E_END_TRY;
-    int rc = YEE_OK;
+    hid_t f = open_readonly(path, err), d = -1, fs = -1, ms = -1;
     if (f < 0)
-        rc = yee_fail(err, YEE_ERR_IO, "cannot open '%s' (no such HDF5 file)", path);
-    else if (d < 0)
+        return YEE_ERR_IO;
+    d = H5Dopen2(f, dataset, H5P_DEFAULT);
+    int rc = YEE_OK;
+    if (d < 0)
         rc = yee_fail(err, YEE_ERR_IO, "'%s' has no dataset '%s'", path, dataset);
     hsize_t dims[4] = {0, 0, 0, 0};
     if (rc == YEE_OK) {

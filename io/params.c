@@ -11,6 +11,7 @@
 #include "io/params.h"
 
 #include "common/yee_hint.h"
+#include "io/cfgval.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -258,23 +259,6 @@ static const char *type_word(const config_setting_t *s)
     }
 }
 
-static int is_number(const config_setting_t *s)
-{
-    int t = config_setting_type(s);
-    return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 || t == CONFIG_TYPE_FLOAT;
-}
-
-static int is_int(const config_setting_t *s)
-{
-    int t = config_setting_type(s);
-    return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
-}
-
-static double number_of(const config_setting_t *s)
-{
-    return is_int(s) ? (double)config_setting_get_int64(s) : config_setting_get_float(s);
-}
-
 static int get_str(pctx *c, const config_setting_t *g, const char *key, const char *name,
                    char *out, size_t cap, int line)
 {
@@ -306,11 +290,11 @@ static int get_num(pctx *c, const config_setting_t *g, const char *key, const ch
         return 0;
     char full[160];
     snprintf(full, sizeof full, "%s.%s", key, name);
-    if (!is_number(s)) {
+    if (!yee_cfg_is_number(s)) {
         perror_at(c, line_of(s, line), full, "must be a number (got %s)", type_word(s));
         return -1;
     }
-    double v = number_of(s);
+    double v = yee_cfg_number(s);
     if (!isfinite(v) || (pos == 1 && !(v > 0)) || (pos == 2 && !(v >= 0))) {
         perror_at(c, line_of(s, line), full, "must be %s (got %g)", pos == 1 ? "> 0" : ">= 0", v);
         return -1;
@@ -327,7 +311,7 @@ static int get_int(pctx *c, const config_setting_t *g, const char *key, const ch
         return 0;
     char full[160];
     snprintf(full, sizeof full, "%s.%s", key, name);
-    if (!is_int(s)) {
+    if (!yee_cfg_is_int(s)) {
         perror_at(c, line_of(s, line), full, "must be an integer (got %s)", type_word(s));
         return -1;
     }
@@ -448,7 +432,7 @@ static int read_values(pctx *c, const config_setting_t *s, const char *key, yee_
             v->i = config_setting_get_int64(e);
             v->f = (double)v->i;
         } else {
-            v->f = number_of(e);
+            v->f = yee_cfg_number(e);
             if (!isfinite(v->f)) {
                 perror_at(c, line_of(e, line), key, "must be finite numbers");
                 return 0; /* reported */
@@ -467,12 +451,12 @@ static int read_range(pctx *c, const config_setting_t *s, const char *key, yee_p
     double v[3] = {0, 0, 0};
     for (int i = 0; i < n && i < 3; i++) {
         const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-        if (!is_number(e)) {
+        if (!yee_cfg_is_number(e)) {
             n = -1;
             break;
         }
-        all_int &= is_int(e);
-        v[i] = number_of(e);
+        all_int &= yee_cfg_is_int(e);
+        v[i] = yee_cfg_number(e);
     }
     if (n != 3) {
         perror_at(c, line, key, "must be [start, stop, step] (stop inclusive)");
