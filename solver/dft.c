@@ -354,9 +354,11 @@ static int subtract_reference(const yee_dft_set *d, const monitor *m, int fi, co
                  part ? "im" : "re");
         rc = yee_h5_read_block(mc->reference, path, m->nfreq, shape, start, count, ref, err);
         if (rc != YEE_OK) {
+            char why[YEE_ERR_MSG_LEN]; /* err->msg cannot be both format argument and target */
+            snprintf(why, sizeof why, "%s", err->msg);
             yee_fail(err, rc, "%s:%d: flux monitor '%s': subtract_reference: %s (the reference "
                               "run needs the same grid and monitor, with save_fields = true)",
-                     d->cfg->deck_path, mc->line, mc->name, err->msg);
+                     d->cfg->deck_path, mc->line, mc->name, why);
             break;
         }
         for (size_t i = 0; i < n; i++)
@@ -479,9 +481,11 @@ static int read_reference(const yee_dft_set *d, const monitor *m, double **out, 
                           freq[q] * YEE_C_UM_THZ, m->freq[q] * YEE_C_UM_THZ);
     free(freq);
     if (rc != YEE_OK) {
+        char why[YEE_ERR_MSG_LEN];
+        snprintf(why, sizeof why, "%s", err->msg);
         free(flux);
         return yee_fail(err, rc, "%s:%d: flux monitor '%s': reference '%s' monitor '%s': %s",
-                        d->cfg->deck_path, mc->line, mc->name, mc->reference, ref_mon, err->msg);
+                        d->cfg->deck_path, mc->line, mc->name, mc->reference, ref_mon, why);
     }
     *out = flux;
     return YEE_OK;
