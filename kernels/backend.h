@@ -91,11 +91,15 @@ typedef struct yee_backend_ops {
     /* Allocate fields (zeroed), psi and material arrays for s->dims and copy the static data.
      * Writes *ctx. Fails with YEE_ERR_NOMEM (or _CUDA) naming the bytes asked for. */
     int (*create)(const yee_setup *s, void **ctx, yee_err *err);
-    /* Reads E^n, writes H^{n+1/2} over all interior cells, then the CPML psi_h slabs. */
-    int (*step_h)(void *ctx, yee_err *err);
-    /* Reads H^{n+1/2}, writes E^{n+1} over all interior cells, CPML psi_e slabs, PEC walls;
-     * with dispersive nodes first P^{n+1} from E^n, last the polarization current (yee_ade.h). */
-    int (*step_e)(void *ctx, yee_err *err);
+    /* Reads E^n, writes H^{n+1/2} over the cells of box `cells` (NULL: every interior cell),
+     * then the CPML psi_h of the slab cells among them. The solver updates the interior of a
+     * subdomain while its halo exchange is in flight, then the boundary cells (solver/halo.h):
+     * calls on disjoint boxes that cover the subdomain give the bytes of one call on NULL. */
+    int (*step_h)(void *ctx, const yee_box *cells, yee_err *err);
+    /* Reads H^{n+1/2}, writes E^{n+1} over the cells of box `cells` (NULL: all), their CPML
+     * psi_e and PEC wall nodes; with dispersive nodes among them first P^{n+1} from E^n, last
+     * the polarization current (yee_ade.h). Same box contract as step_h. */
+    int (*step_e)(void *ctx, const yee_box *cells, yee_err *err);
     /* Adds point currents: J to E (after step_e of the same step), M to H (after step_h). */
     int (*apply_sources)(void *ctx, int n, const yee_point_current *src, yee_err *err);
     /* Allocates zeroed DFT sums (2 * nfreq * nodes doubles) for region r; writes its id. */
@@ -116,12 +120,19 @@ typedef struct yee_backend_ops {
     int (*copy_finish)(void *ctx, int slot, yee_real *out, yee_err *err);
     /* Copies the two components of `kind` tangential to `axis` (axis+1, axis+2 mod 3: the only
      * ones the stencil reads across a face) on the interior layer `layer` (0..n-1) into buf
-     * (2 * n_other1 * n_other2 values, component-major, lower axis fastest). */
+     * (2 * n_other1 * n_other2 values, component-major, lower axis fastest). buf is host
+     * memory or a buffer from halo_alloc (device memory there: packed without a host copy). */
     int (*pack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
                      yee_err *err);
     /* Writes buf (same layout) into the ghost layer `layer` (-1 or n) of `axis`. */
     int (*unpack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, const yee_real *buf,
                        yee_err *err);
+    /* A halo message buffer of `bytes`: device = 0 host memory fit for the fastest copies
+     * (pinned on a GPU), device = 1 memory of the device itself, for an MPI library that reads
+     * device pointers (CUDA-aware); NULL when there is no such memory (the CPU: device = 1) or
+     * it cannot be had. Freed by halo_free before destroy. */
+    void *(*halo_alloc)(void *ctx, size_t bytes, int device);
+    void (*halo_free)(void *ctx, void *buf);
     /* Reads n sampled values into out (host memory). */
     int (*gather)(void *ctx, int n, const yee_sample *pts, yee_real *out, yee_err *err);
     /* Reads component comp on the cells [lo, lo+count) into out (host, x fastest). */

@@ -69,6 +69,22 @@ YEE_HD int64_t yee_idx(yee_dims d, int i, int j, int k)
            (int64_t)(k + YEE_HALO) * d.stride[2];
 }
 
+/* A box of cells [lo, hi) of the subdomain (0 <= lo <= hi <= n per axis). */
+typedef struct yee_box {
+    int lo[3];
+    int hi[3];
+} yee_box;
+
+/* 1 if the padded linear index c (yee_idx) is a cell of box b. */
+YEE_HD int yee_box_has_index(yee_dims d, yee_box b, int64_t c)
+{
+    const int k = (int)(c / d.stride[2]) - YEE_HALO;
+    const int64_t r = c % d.stride[2];
+    const int j = (int)(r / d.stride[1]) - YEE_HALO, i = (int)(r % d.stride[1]) - YEE_HALO;
+    return i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] &&
+           k < b.hi[2];
+}
+
 /* H^{n+1/2} = H^{n-1/2} - dt curl E^n (Faraday), e.g.
  *   Hx(i,j+1/2,k+1/2) -= dt [ (Ez(j+1) - Ez(j)) / (kappa dy) - (Ey(k+1) - Ey(k)) / (kappa dz) ]. */
 YEE_HD void yee_update_h(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int i, int j, int k)

@@ -70,6 +70,7 @@ typedef struct bench_result {
     double bytes_per_cell;
     double bandwidth;     /* bytes/s measured */
     double fraction;      /* of the bandwidth bound */
+    double halo_wait;     /* fraction of the run the rank that waited most spent waiting for halos */
     int ranks;
 } bench_result;
 
@@ -83,6 +84,8 @@ static int bench_backend(const yee_bench_options *opt, const char *name, bench_r
     memset(&ro, 0, sizeof ro);
     ro.backend = name;
     ro.no_output = 1;
+    for (int a = 0; a < 3; a++)
+        ro.ranks[a] = opt->ranks[a];
     yee_sim *sim = NULL;
     YEE_TRY(yee_sim_create(&cfg, &ro, &sim, err));
     const double cells = (double)cfg.n[0] * cfg.n[1] * cfg.n[2];
@@ -131,6 +134,8 @@ static int bench_backend(const yee_bench_options *opt, const char *name, bench_r
         r->bandwidth = median(bws, opt->repeat);
         r->ranks = nranks;
         r->fraction = median(fracs, opt->repeat);
+        r->halo_wait = stats.seconds > 0 ? stats.halo.wait_s / stats.seconds : 0.0;
+        MPI_Allreduce(MPI_IN_PLACE, &r->halo_wait, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
     free(rates);
     yee_sim_destroy(sim);
@@ -147,8 +152,13 @@ int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
     if (o.weak && nranks > 1) {
         /* each rank keeps n[0] x n[1] x n[2]: the global grid grows with the rank grid that
          * solver/sim.c will choose for it (MPI_Dims_create, most ranks on the longest axis) */
-        int dims[3] = {0, 0, 0};
-        MPI_Dims_create(nranks, 3, dims);
+        int dims[3] = {o.ranks[0], o.ranks[1], o.ranks[2]};
+        if (!dims[0]) { /* large to small from MPI_Dims_create; sim.c prefers z for ties */
+            int made[3] = {0, 0, 0};
+            MPI_Dims_create(nranks, 3, made);
+            for (int a = 0; a < 3; a++)
+                dims[a] = made[2 - a];
+        }
         for (int a = 0; a < 3; a++)
             o.n[a] *= dims[a];
     }
@@ -184,10 +194,10 @@ int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
         for (int b = 0; b < nb; b++)
             fprintf(out, "%s\n  {\"backend\": \"%s\", \"mcells_per_s\": %.2f, \"min\": %.2f, "
                          "\"max\": %.2f, \"bytes_per_cell\": %.2f, \"copy_bandwidth_gb_s\": %.2f, "
-                         "\"bandwidth_fraction\": %.3f}",
+                         "\"bandwidth_fraction\": %.3f, \"halo_wait_fraction\": %.4f}",
                     b ? "," : "", res[b].backend, res[b].mcells_median, res[b].mcells_min,
                     res[b].mcells_max, res[b].bytes_per_cell, res[b].bandwidth / 1e9,
-                    res[b].fraction);
+                    res[b].fraction, res[b].halo_wait);
         fprintf(out, "\n ]}\n");
         return YEE_OK;
     }
@@ -205,5 +215,8 @@ int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
     fprintf(out, "(medians of the repeats; copy bandwidth measured after each repeat; bound = copy "
                  "bandwidth / %.1f bytes per cell update)\n",
             yee_bench_bytes_per_cell_update(opt->n));
+    for (int b = 0; b < nb && nranks > 1; b++)
+        fprintf(out, "%s: waiting for halo messages took up to %.1f%% of a rank's time\n",
+                res[b].backend, 100.0 * res[b].halo_wait);
     return YEE_OK;
 }

@@ -24,6 +24,7 @@ typedef struct yee_bench_options {
     int repeat;          /* timed repeats; the median is reported */
     int json;            /* JSON instead of a table */
     int weak;            /* under MPI: n is per rank and the global grid grows with the ranks */
+    int ranks[3];        /* MPI ranks per axis (as yee run --ranks); all 0: MPI_Dims_create */
 } yee_bench_options;
 
 /* Bytes one cell update of the standard problem on an n[0] x n[1] x n[2] grid must move to

@@ -39,7 +39,7 @@ static const char usage_text[] =
     "                 validate DECK and print grid, time step, memory and resolution;\n"
     "                 --geometry writes the rasterized permittivity to DIR (HDF5 + VTK)\n"
     "  bench [--backend cpu|cuda|all] [--size N|NXxNYxNZ] [--steps N] [--threads N]\n"
-    "        [--repeat N] [--json] [--weak]\n"
+    "        [--repeat N] [--json] [--weak] [--ranks PXxPYxPZ]\n"
     "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem;\n"
     "                 under mpirun: strong scaling, or weak with --size per rank (--weak)\n"
     "  resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz] [--start FS]\n"
@@ -81,6 +81,19 @@ static int rank0(void)
     return r == 0;
 }
 
+/* --ranks PXxPYxPZ; prints the error (rank 0) and returns -1 when malformed. */
+static int parse_ranks(const char *s, int r[3])
+{
+    char tail = 0;
+    if (sscanf(s, "%dx%dx%d%c", &r[0], &r[1], &r[2], &tail) != 3 || r[0] < 1 || r[1] < 1 ||
+        r[2] < 1) {
+        if (rank0())
+            fprintf(stderr, "yee: --ranks wants PXxPYxPZ, e.g. 2x2x1 (got '%s')\n", s);
+        return -1;
+    }
+    return 0;
+}
+
 /* Parse the options after the command word; returns 0 or 2 (usage error, message printed). */
 static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *c)
 {
@@ -101,14 +114,8 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
         } else if (allow_run_opts && strcmp(a, "--backend") == 0 && i + 1 < argc) {
             c->backend = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--ranks") == 0 && i + 1 < argc) {
-            char tail = 0;
-            if (sscanf(argv[++i], "%dx%dx%d%c", &c->ranks[0], &c->ranks[1], &c->ranks[2],
-                       &tail) != 3 || c->ranks[0] < 1 || c->ranks[1] < 1 || c->ranks[2] < 1) {
-                if (rank0())
-                    fprintf(stderr, "yee: --ranks wants PXxPYxPZ, e.g. 2x2x1 (got '%s')\n",
-                            argv[i]);
+            if (parse_ranks(argv[++i], c->ranks) < 0)
                 return 2;
-            }
         } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
             c->quiet = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -290,6 +297,25 @@ static void watch_signals(void)
     sigaction(SIGUSR1, &sa, NULL);
 }
 
+/* With several ranks: what the halo exchange cost (the rank that waited most), and how it ran. */
+static void print_halo_summary(const yee_run_stats *st)
+{
+    int nranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (nranks < 2)
+        return;
+    double v[2] = {st->seconds > 0 ? st->halo.wait_s / st->seconds : 0.0, st->halo.bytes_per_step};
+    MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    char sent[32];
+    human_bytes(v[1], sent, sizeof sent);
+    if (rank0())
+        printf("halo: up to %s sent per rank and step, %s, %s; waiting took up to %.1f%% "
+               "of a rank's time\n",
+               sent, st->halo.overlap ? "overlapped with the interior update" : "not overlapped",
+               st->halo.device_buffers ? "device buffers (CUDA-aware MPI)" : "host buffers",
+               100.0 * v[0]);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     cli c;
@@ -348,6 +374,8 @@ static int cmd_run(int argc, char **argv)
             printf("done: %ld steps in %.2f s, %.1f Mcells/s, %s; wrote %s\n", stats.steps,
                    stats.seconds, stats.mcells_per_s, mem, stats.h5_path);
         }
+        if (!c.quiet)
+            print_halo_summary(&stats);
         rc = 0;
     }
     yee_config_free(&cfg);
@@ -396,6 +424,9 @@ static int cmd_bench(int argc, char **argv)
             o.json = 1;
         } else if (strcmp(a, "--weak") == 0) {
             o.weak = 1;
+        } else if (strcmp(a, "--ranks") == 0 && more) {
+            if (parse_ranks(argv[++i], o.ranks) < 0)
+                return 2;
         } else {
             if (rank0())
                 fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee --help)\n",

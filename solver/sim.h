@@ -15,6 +15,7 @@
 #include "common/yee_err.h"
 #include "io/config.h"
 #include "kernels/backend.h"
+#include "solver/halo.h"
 
 typedef struct yee_sim yee_sim;
 
@@ -49,6 +50,7 @@ typedef struct yee_run_stats {
     int stopped;           /* 1: stopped by SIGTERM after writing a checkpoint (steps < total) */
     long checkpoint_step;  /* step of the last checkpoint written, -1 if none */
     char checkpoint[YEE_PATH_LEN + YEE_NAME_LEN + 8]; /* its manifest */
+    yee_halo_stats halo;   /* this rank's exchange: mode, time waited, bytes per step */
 } yee_run_stats;
 
 /* Set up the backend, sources and monitors for cfg (which must outlive the sim) and create the

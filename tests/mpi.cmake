@@ -31,6 +31,15 @@ ${YEE_MPI_EXEC} -np 3 ${YEE_MPI_RUN} --out '${YEE_MPI_DIR}/auto3' && \
 '${YEE_MPI_DIR}/auto3/box.h5' auto3")
 set_tests_properties(mpi_identical_auto3 PROPERTIES FIXTURES_REQUIRED yee_mpi_ref)
 
+# The same split with the exchange not overlapped (exchange, then update) and CUDA-aware MPI
+# forced on, which the CPU backend answers with host buffers: the same bytes again.
+yee_add_test(NAME mpi_identical_2x2x2_plain LABELS mpi PROCESSORS 8 TIMEOUT 300
+  COMMAND sh -c "rm -rf '${YEE_MPI_DIR}/plain' && YEE_HALO_OVERLAP=0 YEE_CUDA_AWARE_MPI=1 \
+${YEE_MPI_EXEC} -x YEE_HALO_OVERLAP -x YEE_CUDA_AWARE_MPI -np 8 ${YEE_MPI_RUN} --ranks 2x2x2 \
+--out '${YEE_MPI_DIR}/plain' && '${YEE_PYTHON}' '${YEE_MPI_SRC}/same_fields.py' \
+'${YEE_MPI_DIR}/r1/box.h5' '${YEE_MPI_DIR}/plain/box.h5' plain")
+set_tests_properties(mpi_identical_2x2x2_plain PROPERTIES FIXTURES_REQUIRED yee_mpi_ref)
+
 # One OpenMP thread per rank: CI has 2 cores, and spinning threads of 8 oversubscribed ranks
 # would starve each other.
 get_property(yee_mpi_tests DIRECTORY PROPERTY TESTS)

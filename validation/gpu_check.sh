@@ -66,6 +66,9 @@ stamp "yee bench, CUDA, 512^3"
 ./build-gpu/yee bench --backend cuda --size 512 --steps 200 --repeat 5
 stamp "yee bench, CUDA, 256^3"
 ./build-gpu/yee bench --backend cuda --size 256 --steps 200 --repeat 5
+stamp "yee bench, CUDA, 2 ranks on this machine's GPUs, 256^3 per rank (halo exchange, weak)"
+mpirun --oversubscribe --allow-run-as-root -np 2 ./build-gpu/yee bench --backend cuda --size 256 \
+    --steps 200 --repeat 3 --weak --ranks 2x1x1
 stamp "yee bench, CPU ($(nproc) threads), 128^3"
 OMP_PROC_BIND=close OMP_PLACES=cores ./build-gpu/yee bench --backend cpu --size 128 --steps 50 --repeat 3
 stamp "done"

@@ -242,7 +242,8 @@ nomem: {
 }
 }
 
-/* One row is the cells i = 0..n0-1 at fixed (j, k). A step visits each row once: the bulk update
+/* One row is the cells i = i0..i1-1 at fixed (j, k) (the whole row 0..n0-1 but in the boxes
+ * of an MPI rank's boundary/interior split, solver/halo.h). A step visits each row once: the bulk update
  * of the whole row, then the CPML corrections of every slab the row crosses, while the row is
  * still in L1 (fusing the slab passes into the bulk pass; a separate pass would stream the slab
  * fields from memory a second time). Per cell the order is the one of separate sweeps (bulk,
@@ -261,40 +262,41 @@ static int64_t slab_row(const cpu_slab *sl, int j, int k)
     return ((int64_t)(k - b->lo[2]) * sl->w[1] + (j - b->lo[1])) * sl->w[0];
 }
 
-static void row_h(const cpu_ctx *c, int j, int k)
+static void row_h(const cpu_ctx *c, int j, int k, int i0, int i1)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     const yee_lines L = c->lines;
     const yee_real ch = c->media.ch;
-    const int nx = d.n[0];
 #pragma omp simd
-    for (int i = 0; i < nx; i++)
+    for (int i = i0; i < i1; i++)
         yee_update_h(f, d, L, ch, i, j, k);
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
-        const int64_t row = slab_row(sl, j, k);
+        int64_t row = slab_row(sl, j, k);
         if (row < 0)
             continue;
         const yee_cpml_axis pa = c->pml[sl->box.axis];
         yee_real *YEE_RESTRICT pq = sl->psi_h[0];
         yee_real *YEE_RESTRICT pr = sl->psi_h[1];
-        const int lo = sl->box.lo[0], hi = sl->box.hi[0];
+        const int lo = sl->box.lo[0] > i0 ? sl->box.lo[0] : i0;
+        const int hi = sl->box.hi[0] < i1 ? sl->box.hi[0] : i1;
+        row -= sl->box.lo[0]; /* psi index of cell i: row + i */
         switch (sl->box.axis) {
         case 0:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_h(f, d, ch, pa, 0, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_h(f, d, ch, pa, 0, pq, pr, row + i, i, j, k);
             break;
         case 1:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_h(f, d, ch, pa, 1, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_h(f, d, ch, pa, 1, pq, pr, row + i, i, j, k);
             break;
         default:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_h(f, d, ch, pa, 2, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_h(f, d, ch, pa, 2, pq, pr, row + i, i, j, k);
             break;
         }
     }
@@ -304,78 +306,94 @@ static void row_h(const cpu_ctx *c, int j, int k)
  * loop constants (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values
  * as the per-cell lookup, 3 bytes per cell less to read and no gathers (with the lookup on
  * every row a vacuum step ran at 0.56x the speed, docs/performance.md). */
-static void row_e(const cpu_ctx *c, int j, int k)
+static void row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     const yee_lines L = c->lines;
     const yee_media m = c->media;
-    const int nx = d.n[0];
     const int mat0 = c->row_mat0[j + (int64_t)k * d.n[1]];
     if (mat0) {
         const yee_ecoef q0 = c->coef0;
 #pragma omp simd
-        for (int i = 0; i < nx; i++)
+        for (int i = i0; i < i1; i++)
             yee_update_e_coef(f, d, L, q0, i, j, k);
     } else {
 #pragma omp simd
-        for (int i = 0; i < nx; i++)
+        for (int i = i0; i < i1; i++)
             yee_update_e(f, d, L, m, i, j, k);
     }
     const yee_real cb0 = c->coef0.cb[0];
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
-        const int64_t row = slab_row(sl, j, k);
+        int64_t row = slab_row(sl, j, k);
         if (row < 0)
             continue;
         const yee_cpml_axis pa = c->pml[sl->box.axis];
         yee_real *YEE_RESTRICT pq = sl->psi_e[0];
         yee_real *YEE_RESTRICT pr = sl->psi_e[1];
-        const int lo = sl->box.lo[0], hi = sl->box.hi[0];
+        const int lo = sl->box.lo[0] > i0 ? sl->box.lo[0] : i0;
+        const int hi = sl->box.hi[0] < i1 ? sl->box.hi[0] : i1;
+        row -= sl->box.lo[0];
         switch (sl->box.axis + 3 * mat0) {
         case 0:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_e(f, d, m, pa, 0, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_e(f, d, m, pa, 0, pq, pr, row + i, i, j, k);
             break;
         case 1:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_e(f, d, m, pa, 1, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_e(f, d, m, pa, 1, pq, pr, row + i, i, j, k);
             break;
         case 2:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_e(f, d, m, pa, 2, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_e(f, d, m, pa, 2, pq, pr, row + i, i, j, k);
             break;
         case 3:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_e_coef(f, d, cb0, cb0, pa, 0, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 0, pq, pr, row + i, i, j, k);
             break;
         case 4:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_e_coef(f, d, cb0, cb0, pa, 1, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 1, pq, pr, row + i, i, j, k);
             break;
         default:
 #pragma omp simd
             for (int i = lo; i < hi; i++)
-                yee_cpml_e_coef(f, d, cb0, cb0, pa, 2, pq, pr, row + (i - lo), i, j, k);
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 2, pq, pr, row + i, i, j, k);
             break;
         }
     }
 }
 
-/* The H sweep. Rows are shared out in contiguous blocks (k slowest), so each thread streams its
- * own planes and finds plane k+1 (read by the H stencil) in cache when it moves on to it. */
-static void sweep_h(const cpu_ctx *c)
+/* The whole subdomain as a box. */
+static yee_box all_cells(const cpu_ctx *c)
 {
-    const int ny = c->d.n[1], nz = c->d.n[2];
+    yee_box b = {{0, 0, 0}, {c->d.n[0], c->d.n[1], c->d.n[2]}};
+    return b;
+}
+
+/* The H or E sweep over box b. Rows are shared out in contiguous blocks (k slowest), so each
+ * thread streams its own planes and finds plane k+1 (read by the H stencil) in cache when it
+ * moves on to it. */
+static void sweep_box(const cpu_ctx *c, yee_box b, int e_field)
+{
+    const int j0 = b.lo[1], j1 = b.hi[1], k0 = b.lo[2], k1 = b.hi[2];
+    const int i0 = b.lo[0], i1 = b.hi[0];
+    if (i1 <= i0)
+        return;
 #pragma omp parallel for collapse(2) schedule(static)
-    for (int k = 0; k < nz; k++)
-        for (int j = 0; j < ny; j++)
-            row_h(c, j, k);
+    for (int k = k0; k < k1; k++)
+        for (int j = j0; j < j1; j++) {
+            if (e_field)
+                row_e(c, j, k, i0, i1);
+            else
+                row_h(c, j, k, i0, i1);
+        }
 }
 
 /* H and E in one sweep (when step_e finds step_h deferred): plane by plane, H(k) then E(k), so
@@ -386,21 +404,21 @@ static void sweep_h(const cpu_ctx *c)
  * next thread's first plane, so every thread updates its last H plane before a barrier. */
 static void sweep_he(const cpu_ctx *c)
 {
-    const int ny = c->d.n[1], nz = c->d.n[2];
+    const int nx = c->d.n[0], ny = c->d.n[1], nz = c->d.n[2];
 #pragma omp parallel
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
         if (k1 > k0)
             for (int j = 0; j < ny; j++)
-                row_h(c, j, k1 - 1);
+                row_h(c, j, k1 - 1, 0, nx);
 #pragma omp barrier
         for (int k = k0; k < k1; k++) {
             if (k < k1 - 1)
                 for (int j = 0; j < ny; j++)
-                    row_h(c, j, k);
+                    row_h(c, j, k, 0, nx);
             for (int j = 0; j < ny; j++)
-                row_e(c, j, k);
+                row_e(c, j, k, 0, nx);
         }
     }
 }
@@ -411,68 +429,74 @@ static void flush_h(cpu_ctx *c)
 {
     if (c->h_pending) {
         c->h_pending = 0;
-        sweep_h(c);
+        sweep_box(c, all_cells(c), 0);
     }
 }
 
-/* step_h defers its sweep: if the next op is step_e (no H halo to exchange in between: one rank
- * and no periodic axis, the common case), step_e runs H and E in one sweep (sweep_he); any
- * other op first runs the H sweep alone (flush_h). Same results either way, bit for bit. */
-static int cpu_step_h(void *vctx, yee_err *err)
+/* step_h on the whole subdomain defers its sweep: if the next op is step_e on the whole
+ * subdomain (no H halo to exchange in between: one rank and no periodic axis, the common case),
+ * step_e runs H and E in one sweep (sweep_he); any other op first runs the H sweep alone
+ * (flush_h). Same results either way, bit for bit. A box is swept at once. */
+static int cpu_step_h(void *vctx, const yee_box *cells, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
+    (void)err;
     flush_h(c);
-    c->h_pending = 1;
+    if (cells)
+        sweep_box(c, *cells, 0);
+    else
+        c->h_pending = 1;
     return YEE_OK;
 }
 
-/* Dispersive nodes, before the E update: P^{n+1} from E^n (kernels/yee_ade.h). */
-static void ade_polarize(cpu_ctx *c)
+/* Dispersive nodes in b (NULL: all), before the E update: P^{n+1} from E^n (yee_ade.h). */
+static void ade_polarize(cpu_ctx *c, const yee_box *b)
 {
     const yee_fields f = c->f;
 #pragma omp parallel for schedule(static)
     for (int64_t q = 0; q < c->ndisp; q++)
-        yee_ade_polarize(f, c->disp[q], c->pcoef, c->pol);
+        if (!b || yee_box_has_index(c->d, *b, c->disp[q].c))
+            yee_ade_polarize(f, c->disp[q], c->pcoef, c->pol);
 }
 
-/* Dispersive nodes, after the E update: the polarization current. */
-static void ade_current(cpu_ctx *c)
+/* Dispersive nodes in b (NULL: all), after the E update: the polarization current. */
+static void ade_current(cpu_ctx *c, const yee_box *b)
 {
     const yee_fields f = c->f;
     const yee_media m = c->media;
 #pragma omp parallel for schedule(static)
     for (int64_t q = 0; q < c->ndisp; q++)
-        yee_ade_current(f, m, c->disp[q], c->inv_dt, c->pol);
+        if (!b || yee_box_has_index(c->d, *b, c->disp[q].c))
+            yee_ade_current(f, m, c->disp[q], c->inv_dt, c->pol);
 }
 
-static int cpu_step_e(void *vctx, yee_err *err)
+static int cpu_step_e(void *vctx, const yee_box *cells, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
+    (void)err;
     const yee_dims d = c->d;
     const yee_fields f = c->f;
-    const int ny = d.n[1], nz = d.n[2];
-    const int fused = c->h_pending;
-    c->h_pending = 0;
+    const int fused = c->h_pending && !cells;
+    if (!fused)
+        flush_h(c); /* a pending H sweep of the whole subdomain goes first */
+    const yee_box b = cells ? *cells : all_cells(c);
     if (c->ndisp)
-        ade_polarize(c); /* reads E^n, writes P only: before or after the H sweep alike */
-    if (fused)
+        ade_polarize(c, cells); /* reads E^n, writes P only: before or after the H sweep alike */
+    if (fused) {
+        c->h_pending = 0;
         sweep_he(c);
-    else {
-#pragma omp parallel for collapse(2) schedule(static)
-        for (int k = 0; k < nz; k++)
-            for (int j = 0; j < ny; j++)
-                row_e(c, j, k);
-    }
+    } else
+        sweep_box(c, b, 1);
     if (c->ndisp)
-        ade_current(c);
+        ade_current(c, cells);
     for (int a = 0; a < 3; a++) {
-        if (!c->pec_low[a])
+        if (!c->pec_low[a] || b.lo[a] > 0 || b.hi[a] <= 0)
             continue;
-        /* the node plane 0 of axis a, all cells of the other two axes */
+        /* the node plane 0 of axis a, the box's cells of the other two axes */
         const int u = (a + 1) % 3, v = (a + 2) % 3;
 #pragma omp parallel for schedule(static)
-        for (int jv = 0; jv < d.n[v]; jv++)
-            for (int ju = 0; ju < d.n[u]; ju++) {
+        for (int jv = b.lo[v]; jv < b.hi[v]; jv++)
+            for (int ju = b.lo[u]; ju < b.hi[u]; ju++) {
                 int ijk[3];
                 ijk[a] = 0;
                 ijk[u] = ju;
@@ -633,6 +657,19 @@ static int cpu_unpack_halo(void *vctx, yee_field_kind kind, int axis, int layer,
                            const yee_real *buf, yee_err *err)
 {
     return cpu_halo((cpu_ctx *)vctx, kind, axis, layer, (yee_real *)buf, 0);
+}
+
+/* Host memory is what MPI reads best here; there is no device memory to offer. */
+static void *cpu_halo_alloc(void *vctx, size_t bytes, int device)
+{
+    (void)vctx;
+    return device ? NULL : aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
+static void cpu_halo_free(void *vctx, void *buf)
+{
+    (void)vctx;
+    free(buf);
 }
 
 static const yee_real *component_array(const cpu_ctx *c, int comp)
@@ -796,7 +833,7 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
 const yee_backend_ops yee_backend_cpu = {
     "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_apply_sources, cpu_dft_create,
     cpu_dft_accumulate, cpu_dft_transfer, cpu_copy_start, cpu_copy_finish, cpu_pack_halo,
-    cpu_unpack_halo, cpu_gather, cpu_download, cpu_norms, cpu_bytes, cpu_destroy,
+    cpu_unpack_halo, cpu_halo_alloc, cpu_halo_free, cpu_gather, cpu_download, cpu_norms, cpu_bytes, cpu_destroy,
     cpu_copy_bandwidth, yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes,
     cpu_state_transfer,
 };

@@ -21,6 +21,8 @@
                                cudaGetErrorString(e_));                                        \
     } while (0)
 
+enum { HALO_BUFS = 16 }; /* send + receive buffer per axis and field, with room to spare */
+
 struct cuda_slab {
     yee_slab box;
     int w[3];
@@ -90,81 +92,87 @@ struct cuda_ctx {
     upload_slot upload[UPLOAD_SLOTS];
     int upload_next;
     cudaStream_t copy_stream; /* snapshot copies (0 until the first one) */
+    void *halo_dev[HALO_BUFS];   /* halo_alloc'd device buffers (CUDA-aware MPI), NULL: free */
     copy_slot copies[COPY_SLOTS];
 };
 
 /* ---- kernels: index maps only ---- */
 
-__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch)
+/* Cell kernels cover a box b of cells (one thread per cell, x fastest; grid from box_grid). */
+__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee_box b)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = blockIdx.y, k = blockIdx.z;
-    if (i >= d.n[0]) /* guard */
+    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
+    if (i >= b.hi[0]) /* guard */
         return;
     yee_update_h(f, d, L, ch, i, j, k);
 }
 
-__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m)
+__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m, yee_box b)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = blockIdx.y, k = blockIdx.z;
-    if (i >= d.n[0])
+    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
+    if (i >= b.hi[0])
         return;
     yee_update_e(f, d, L, m, i, j, k);
 }
 
-__global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, yee_slab b,
-                              yee_real *psi_q, yee_real *psi_r)
+/* The cells of box b (inside slab s) of a CPML slab; psi is indexed over the whole slab. */
+__device__ int64_t slab_index(const yee_slab &s, int i, int j, int k)
 {
-    const int li = blockIdx.x * blockDim.x + threadIdx.x;
-    const int w0 = b.hi[0] - b.lo[0];
-    if (li >= w0)
-        return;
-    const int lj = blockIdx.y, lk = blockIdx.z;
-    const int64_t l = ((int64_t)lk * (b.hi[1] - b.lo[1]) + lj) * w0 + li;
-    yee_cpml_h(f, d, ch, pa, b.axis, psi_q, psi_r, l, b.lo[0] + li, b.lo[1] + lj, b.lo[2] + lk);
+    return ((int64_t)(k - s.lo[2]) * (s.hi[1] - s.lo[1]) + (j - s.lo[1])) * (s.hi[0] - s.lo[0]) +
+           (i - s.lo[0]);
 }
 
-__global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, yee_slab b,
-                              yee_real *psi_q, yee_real *psi_r)
+__global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, yee_slab s,
+                              yee_box b, yee_real *psi_q, yee_real *psi_r)
 {
-    const int li = blockIdx.x * blockDim.x + threadIdx.x;
-    const int w0 = b.hi[0] - b.lo[0];
-    if (li >= w0)
+    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
+    if (i >= b.hi[0])
         return;
-    const int lj = blockIdx.y, lk = blockIdx.z;
-    const int64_t l = ((int64_t)lk * (b.hi[1] - b.lo[1]) + lj) * w0 + li;
-    yee_cpml_e(f, d, m, pa, b.axis, psi_q, psi_r, l, b.lo[0] + li, b.lo[1] + lj, b.lo[2] + lk);
+    yee_cpml_h(f, d, ch, pa, s.axis, psi_q, psi_r, slab_index(s, i, j, k), i, j, k);
 }
 
-/* One thread per dispersive node: P^{n+1} from E^n (before e_kernel). */
-__global__ void ade_polarize_kernel(yee_fields f, int64_t n, const yee_disp_node *nodes,
-                                    const yee_pole_coef *coef, yee_real *pol)
+__global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, yee_slab s,
+                              yee_box b, yee_real *psi_q, yee_real *psi_r)
+{
+    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
+    if (i >= b.hi[0])
+        return;
+    yee_cpml_e(f, d, m, pa, s.axis, psi_q, psi_r, slab_index(s, i, j, k), i, j, k);
+}
+
+/* One thread per dispersive node (those in box b): P^{n+1} from E^n (before e_kernel). */
+__global__ void ade_polarize_kernel(yee_fields f, yee_dims d, yee_box b, int64_t n,
+                                    const yee_disp_node *nodes, const yee_pole_coef *coef,
+                                    yee_real *pol)
 {
     const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= n) /* guard */
+    if (q >= n || !yee_box_has_index(d, b, nodes[q].c)) /* guard */
         return;
     yee_ade_polarize(f, nodes[q], coef, pol);
 }
 
-/* One thread per dispersive node: the polarization current (after e_kernel and the CPML). */
-__global__ void ade_current_kernel(yee_fields f, yee_media m, int64_t n,
+/* One thread per dispersive node in b: the polarization current (after e_kernel and the CPML). */
+__global__ void ade_current_kernel(yee_fields f, yee_dims d, yee_box b, yee_media m, int64_t n,
                                    const yee_disp_node *nodes, yee_real inv_dt,
                                    const yee_real *pol)
 {
     const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= n)
+    if (q >= n || !yee_box_has_index(d, b, nodes[q].c))
         return;
     yee_ade_current(f, m, nodes[q], inv_dt, pol);
 }
 
-/* The node plane 0 of `axis`; u, v are the other two axes. */
-__global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis)
+/* The node plane 0 of `axis` within box b; u, v are the other two axes. */
+__global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis, yee_box b)
 {
     const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-    const int ju = blockIdx.x * blockDim.x + threadIdx.x;
-    const int jv = blockIdx.y;
-    if (ju >= d.n[u])
+    const int ju = b.lo[u] + blockIdx.x * blockDim.x + threadIdx.x;
+    const int jv = b.lo[v] + blockIdx.y;
+    if (ju >= b.hi[u])
         return;
     int ijk[3];
     ijk[axis] = 0;
@@ -295,6 +303,30 @@ static dim3 cells_grid(int nx, int ny, int nz)
     return dim3((unsigned)((nx + block_x - 1) / block_x), (unsigned)ny, (unsigned)nz);
 }
 
+static dim3 box_grid(yee_box b)
+{
+    return cells_grid(b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]);
+}
+
+/* The cells of box `cells` (NULL: the whole subdomain) as a box. */
+static yee_box cells_box(const cuda_ctx *c, const yee_box *cells)
+{
+    yee_box b = {{0, 0, 0}, {c->d.n[0], c->d.n[1], c->d.n[2]}};
+    return cells ? *cells : b;
+}
+
+/* b intersected with slab s; 0 if empty. */
+static int slab_part(const yee_slab &s, const yee_box &b, yee_box *out)
+{
+    for (int a = 0; a < 3; a++) {
+        out->lo[a] = b.lo[a] > s.lo[a] ? b.lo[a] : s.lo[a];
+        out->hi[a] = b.hi[a] < s.hi[a] ? b.hi[a] : s.hi[a];
+        if (out->hi[a] <= out->lo[a])
+            return 0;
+    }
+    return 1;
+}
+
 static int dev_alloc(cuda_ctx *c, void **p, size_t bytes, yee_err *err)
 {
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
@@ -313,6 +345,8 @@ static void cuda_destroy(void *vctx)
     cuda_ctx *c = (cuda_ctx *)vctx;
     if (!c)
         return;
+    for (int q = 0; q < HALO_BUFS; q++) /* any the solver did not free */
+        cudaFree(c->halo_dev[q]);
     for (int a = 0; a < 3; a++) {
         cudaFree(c->f.e[a]);
         c->f.e[a] = NULL;
@@ -492,51 +526,67 @@ static int cuda_create(const yee_setup *s, void **out, yee_err *err)
     return YEE_OK;
 }
 
-static int cuda_step_h(void *vctx, yee_err *err)
+/* An empty box launches nothing (a grid dimension of 0 is a launch error). */
+static int box_empty(yee_box b)
+{
+    return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] || b.hi[2] <= b.lo[2];
+}
+
+static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    h_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->lines,
-                                                                        c->media.ch);
+    const yee_box b = cells_box(c, cells);
+    if (box_empty(b))
+        return YEE_OK;
+    h_kernel<<<box_grid(b), block_x>>>(c->f, c->d, c->lines, c->media.ch, b);
     YEE_TRY(launched(c, err, "h_kernel"));
     for (int s = 0; s < c->nslabs; s++) {
         cuda_slab *sl = &c->slabs[s];
-        cpml_h_kernel<<<cells_grid(sl->w[0], sl->w[1], sl->w[2]), block_x>>>(
-            c->f, c->d, c->media.ch, c->pml[sl->box.axis], sl->box, sl->d_psi_h[0],
-            sl->d_psi_h[1]);
+        yee_box part;
+        if (!slab_part(sl->box, b, &part))
+            continue;
+        cpml_h_kernel<<<box_grid(part), block_x>>>(c->f, c->d, c->media.ch, c->pml[sl->box.axis],
+                                                   sl->box, part, sl->d_psi_h[0], sl->d_psi_h[1]);
         YEE_TRY(launched(c, err, "cpml_h_kernel"));
     }
     return YEE_OK;
 }
 
-static int cuda_step_e(void *vctx, yee_err *err)
+static int cuda_step_e(void *vctx, const yee_box *cells, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
+    const yee_box b = cells_box(c, cells);
+    if (box_empty(b))
+        return YEE_OK;
     const unsigned ade_blocks = (unsigned)((c->ndisp + block_x - 1) / block_x);
     if (c->ndisp) {
-        ade_polarize_kernel<<<ade_blocks, block_x>>>(c->f, c->ndisp, c->d_disp, c->d_pcoef,
-                                                     c->d_pol);
+        ade_polarize_kernel<<<ade_blocks, block_x>>>(c->f, c->d, b, c->ndisp, c->d_disp,
+                                                     c->d_pcoef, c->d_pol);
         YEE_TRY(launched(c, err, "ade_polarize_kernel"));
     }
-    e_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->lines,
-                                                                        c->media);
+    e_kernel<<<box_grid(b), block_x>>>(c->f, c->d, c->lines, c->media, b);
     YEE_TRY(launched(c, err, "e_kernel"));
     for (int s = 0; s < c->nslabs; s++) {
         cuda_slab *sl = &c->slabs[s];
-        cpml_e_kernel<<<cells_grid(sl->w[0], sl->w[1], sl->w[2]), block_x>>>(
-            c->f, c->d, c->media, c->pml[sl->box.axis], sl->box, sl->d_psi_e[0], sl->d_psi_e[1]);
+        yee_box part;
+        if (!slab_part(sl->box, b, &part))
+            continue;
+        cpml_e_kernel<<<box_grid(part), block_x>>>(c->f, c->d, c->media, c->pml[sl->box.axis],
+                                                   sl->box, part, sl->d_psi_e[0], sl->d_psi_e[1]);
         YEE_TRY(launched(c, err, "cpml_e_kernel"));
     }
     if (c->ndisp) {
-        ade_current_kernel<<<ade_blocks, block_x>>>(c->f, c->media, c->ndisp, c->d_disp,
+        ade_current_kernel<<<ade_blocks, block_x>>>(c->f, c->d, b, c->media, c->ndisp, c->d_disp,
                                                     c->inv_dt, c->d_pol);
         YEE_TRY(launched(c, err, "ade_current_kernel"));
     }
     for (int a = 0; a < 3; a++) {
-        if (!c->pec_low[a])
+        if (!c->pec_low[a] || b.lo[a] > 0)
             continue;
         const int u = (a + 1) % 3, v = (a + 2) % 3;
-        pec_low_kernel<<<dim3((unsigned)((c->d.n[u] + block_x - 1) / block_x), (unsigned)c->d.n[v]),
-                         block_x>>>(c->f, c->d, a);
+        pec_low_kernel<<<dim3((unsigned)((b.hi[u] - b.lo[u] + block_x - 1) / block_x),
+                              (unsigned)(b.hi[v] - b.lo[v])),
+                         block_x>>>(c->f, c->d, a, b);
         YEE_TRY(launched(c, err, "pec_low_kernel"));
     }
     return YEE_OK;
@@ -695,21 +745,71 @@ static int cuda_copy_finish(void *vctx, int slot, yee_real *out, yee_err *err)
     return YEE_OK;
 }
 
+/* 1 if buf is one of this context's device halo buffers. */
+static int is_device_halo(const cuda_ctx *c, const void *buf)
+{
+    for (int q = 0; q < HALO_BUFS; q++)
+        if (buf && c->halo_dev[q] == buf)
+            return 1;
+    return 0;
+}
+
+/* Packs into / unpacks from buf. A device buffer (CUDA-aware MPI reads it where it is) is the
+ * kernel's own; a host buffer (pinned by halo_alloc, or any host memory) goes through the
+ * staging buffer and one copy. The pack's copy returns when the face is on the host, ready for
+ * MPI_Isend; a device buffer is made ready by synchronizing before MPI reads it. */
 static int cuda_halo(cuda_ctx *c, yee_field_kind kind, int axis, int layer, yee_real *buf,
                      int pack, yee_err *err)
 {
     const int u = (axis + 1) % 3, v = (axis + 2) % 3;
     const int fa = u < v ? u : v, sa = u < v ? v : u;
     const size_t count = 2 * (size_t)c->d.n[fa] * (size_t)c->d.n[sa];
-    YEE_TRY(ensure(c, (void **)&c->d_stage, &c->stage_cap, count * sizeof(yee_real), err));
-    if (!pack)
-        CUDA_TRY(err, cudaMemcpy(c->d_stage, buf, count * sizeof(yee_real), cudaMemcpyHostToDevice));
+    const int direct = is_device_halo(c, buf);
+    yee_real *dev = buf;
+    if (!direct) {
+        YEE_TRY(ensure(c, (void **)&c->d_stage, &c->stage_cap, count * sizeof(yee_real), err));
+        dev = c->d_stage;
+    }
+    if (!pack && !direct)
+        CUDA_TRY(err, cudaMemcpy(dev, buf, count * sizeof(yee_real), cudaMemcpyHostToDevice));
     halo_kernel<<<dim3((unsigned)((c->d.n[fa] + block_x - 1) / block_x), (unsigned)c->d.n[sa], 2),
-                  block_x>>>(c->f, c->d, (int)kind, axis, layer, fa, sa, c->d_stage, pack);
+                  block_x>>>(c->f, c->d, (int)kind, axis, layer, fa, sa, dev, pack);
     YEE_TRY(launched(c, err, "halo_kernel"));
-    if (pack)
-        CUDA_TRY(err, cudaMemcpy(buf, c->d_stage, count * sizeof(yee_real), cudaMemcpyDeviceToHost));
+    if (pack && !direct)
+        CUDA_TRY(err, cudaMemcpy(buf, dev, count * sizeof(yee_real), cudaMemcpyDeviceToHost));
+    else if (pack)
+        CUDA_TRY(err, cudaStreamSynchronize(0));
     return YEE_OK;
+}
+
+static void *cuda_halo_alloc(void *vctx, size_t bytes, int device)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    void *p = NULL;
+    if (!device)
+        return cudaMallocHost(&p, bytes ? bytes : 1) == cudaSuccess ? p : NULL;
+    for (int q = 0; q < HALO_BUFS; q++)
+        if (!c->halo_dev[q]) {
+            if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess)
+                return NULL;
+            c->halo_dev[q] = p;
+            return p;
+        }
+    return NULL;
+}
+
+static void cuda_halo_free(void *vctx, void *buf)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (!buf)
+        return;
+    for (int q = 0; q < HALO_BUFS; q++)
+        if (c->halo_dev[q] == buf) {
+            cudaFree(buf);
+            c->halo_dev[q] = NULL;
+            return;
+        }
+    cudaFreeHost(buf);
 }
 
 static int cuda_pack_halo(void *vctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
@@ -915,8 +1015,8 @@ static int cuda_state_transfer(void *vctx, int p, void *buf, int set, yee_err *e
 extern "C" const yee_backend_ops yee_backend_cuda = {
     "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources,
     cuda_dft_create,  cuda_dft_accumulate, cuda_dft_transfer, cuda_copy_start, cuda_copy_finish,
-    cuda_pack_halo,
-    cuda_unpack_halo, cuda_gather, cuda_download, cuda_norms,  cuda_bytes,         cuda_destroy,
+    cuda_pack_halo,   cuda_unpack_halo, cuda_halo_alloc, cuda_halo_free, cuda_gather,
+    cuda_download,    cuda_norms,       cuda_bytes,      cuda_destroy,
     cuda_copy_bandwidth, cuda_host_bytes, cuda_state_parts, cuda_state_part_bytes,
     cuda_state_transfer,
 };

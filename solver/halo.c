@@ -1,0 +1,255 @@
+/* solver/halo.c -- ghost-layer exchange and the boundary/interior split of the updates (halo.h). */
+#include "solver/halo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_Query_cuda_support */
+#endif
+
+enum { INTERIOR_CHUNKS = 4 }; /* MPI is progressed between chunks of the interior update */
+
+struct yee_halo {
+    const yee_backend_ops *be;
+    void *ctx;
+    MPI_Comm cart;
+    int n[3];
+    int nbr[3][2];
+    int active, overlap, device_buffers;
+    void *send[3], *recv[3];   /* per axis, 2 * n_u * n_v values (E and H alike) */
+    MPI_Request req[6];
+    int nreq;
+    int pending;               /* -1, or the yee_field_kind of the exchange in flight */
+    int recv_axis[3];          /* axes whose ghosts the pending exchange fills */
+    double wait_s, exchange_s, bytes_per_step;
+};
+
+/* Does the MPI library read device pointers? Asked at run time (Open MPI's extension; a binary
+ * built against one Open MPI may run with another), or told by YEE_CUDA_AWARE_MPI. */
+static int mpi_reads_device_memory(void)
+{
+    const char *force = getenv("YEE_CUDA_AWARE_MPI");
+    if (force && *force)
+        return atoi(force) != 0;
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return 0;
+#endif
+}
+
+static size_t face_values(const yee_halo *h, int a)
+{
+    return 2 * (size_t)h->n[(a + 1) % 3] * (size_t)h->n[(a + 2) % 3];
+}
+
+static void free_buffers(yee_halo *h)
+{
+    for (int a = 0; a < 3; a++) {
+        if (h->send[a])
+            h->be->halo_free(h->ctx, h->send[a]);
+        if (h->recv[a])
+            h->be->halo_free(h->ctx, h->recv[a]);
+        h->send[a] = h->recv[a] = NULL;
+    }
+}
+
+/* All six buffers from one kind of memory; 0 if any could not be had (none kept then). */
+static int alloc_buffers(yee_halo *h, int device)
+{
+    for (int a = 0; a < 3; a++) {
+        if (h->nbr[a][0] == MPI_PROC_NULL && h->nbr[a][1] == MPI_PROC_NULL)
+            continue;
+        const size_t bytes = face_values(h, a) * sizeof(yee_real);
+        h->send[a] = h->be->halo_alloc(h->ctx, bytes, device);
+        h->recv[a] = h->be->halo_alloc(h->ctx, bytes, device);
+        if (!h->send[a] || !h->recv[a]) {
+            free_buffers(h);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
+                    const int nbr[3][2], yee_halo **out, yee_err *err)
+{
+    *out = NULL;
+    yee_halo *h = (yee_halo *)calloc(1, sizeof *h);
+    if (!h)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "halo");
+    h->be = be;
+    h->ctx = ctx;
+    h->cart = cart;
+    h->pending = -1;
+    for (int a = 0; a < 3; a++)
+        h->n[a] = n[a];
+    for (int a = 0; a < 3; a++) {
+        h->nbr[a][0] = nbr[a][0];
+        h->nbr[a][1] = nbr[a][1];
+        for (int side = 0; side < 2; side++)
+            if (nbr[a][side] != MPI_PROC_NULL) {
+                h->active = 1;
+                /* each side sends one field's two tangential components per step */
+                h->bytes_per_step += (double)face_values(h, a) * sizeof(yee_real);
+            }
+    }
+    const char *ov = getenv("YEE_HALO_OVERLAP");
+    h->overlap = !(ov && *ov && atoi(ov) == 0);
+    if (h->active) {
+        int ok = 0;
+        if (mpi_reads_device_memory() && (ok = alloc_buffers(h, 1)))
+            h->device_buffers = 1;
+        if (!ok && !alloc_buffers(h, 0)) {
+            yee_halo_destroy(h);
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the halo buffers");
+        }
+    }
+    *out = h;
+    return YEE_OK;
+}
+
+/* E ghosts live on the high side (layer n receives the upper neighbour's layer 0), H ghosts on
+ * the low side (layer -1 receives the lower neighbour's layer n-1). */
+static int receiving(const yee_halo *h, yee_field_kind kind, int a)
+{
+    return h->nbr[a][kind == YEE_FIELD_E ? 1 : 0] != MPI_PROC_NULL;
+}
+
+int yee_halo_start(yee_halo *h, yee_field_kind kind, long step, yee_err *err)
+{
+    if (!h->active)
+        return YEE_OK;
+    const double t0 = MPI_Wtime();
+    const MPI_Datatype type = sizeof(yee_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+    h->nreq = 0;
+    for (int a = 0; a < 3; a++) {
+        const int count = (int)face_values(h, a);
+        const int to = h->nbr[a][kind == YEE_FIELD_E ? 0 : 1];
+        const int from = h->nbr[a][kind == YEE_FIELD_E ? 1 : 0];
+        h->recv_axis[a] = from != MPI_PROC_NULL;
+        if (from != MPI_PROC_NULL)
+            MPI_Irecv(h->recv[a], count, type, from, 2 * a + (int)kind, h->cart,
+                      &h->req[h->nreq++]);
+        if (to != MPI_PROC_NULL) {
+            YEE_TRY(h->be->pack_halo(h->ctx, kind, a, kind == YEE_FIELD_E ? 0 : h->n[a] - 1,
+                                     (yee_real *)h->send[a], err));
+            MPI_Isend(h->send[a], count, type, to, 2 * a + (int)kind, h->cart,
+                      &h->req[h->nreq++]);
+        }
+    }
+    h->pending = (int)kind;
+    h->exchange_s += MPI_Wtime() - t0;
+    return h->overlap ? YEE_OK : yee_halo_settle(h, step, err);
+}
+
+int yee_halo_settle(yee_halo *h, long step, yee_err *err)
+{
+    if (h->pending < 0)
+        return YEE_OK;
+    const yee_field_kind kind = (yee_field_kind)h->pending;
+    h->pending = -1;
+    const double t0 = MPI_Wtime();
+    const int rc = h->nreq ? MPI_Waitall(h->nreq, h->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    const double t1 = MPI_Wtime();
+    h->nreq = 0;
+    if (rc != MPI_SUCCESS)
+        return yee_fail(err, YEE_ERR_MPI, "halo exchange failed at step %ld", step);
+    for (int a = 0; a < 3; a++)
+        if (h->recv_axis[a])
+            YEE_TRY(h->be->unpack_halo(h->ctx, kind, a, kind == YEE_FIELD_E ? h->n[a] : -1,
+                                       (const yee_real *)h->recv[a], err));
+    h->wait_s += t1 - t0;
+    h->exchange_s += MPI_Wtime() - t0;
+    return YEE_OK;
+}
+
+static int step(yee_halo *h, yee_field_kind kind, const yee_box *cells, yee_err *err)
+{
+    return kind == YEE_FIELD_H ? h->be->step_h(h->ctx, cells, err)
+                               : h->be->step_e(h->ctx, cells, err);
+}
+
+static int empty(const yee_box *b)
+{
+    return b->hi[0] <= b->lo[0] || b->hi[1] <= b->lo[1] || b->hi[2] <= b->lo[2];
+}
+
+int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err)
+{
+    /* the ghosts this update reads: E ghosts for the H update, H ghosts for the E update */
+    const yee_field_kind ghosts = kind == YEE_FIELD_H ? YEE_FIELD_E : YEE_FIELD_H;
+    if (!h->active || !h->overlap || h->pending != (int)ghosts) {
+        YEE_TRY(yee_halo_settle(h, step_no, err));
+        return step(h, kind, NULL, err);
+    }
+    /* the cells next to a receiving face: layer n-1 (H, reading E ghosts at n) or 0 (E, reading
+     * H ghosts at -1); the interior is the rest */
+    yee_box inner = {{0, 0, 0}, {h->n[0], h->n[1], h->n[2]}};
+    int recv[3];
+    for (int a = 0; a < 3; a++) {
+        recv[a] = receiving(h, ghosts, a);
+        if (recv[a] && kind == YEE_FIELD_H)
+            inner.hi[a] = h->n[a] - 1;
+        else if (recv[a])
+            inner.lo[a] = 1;
+    }
+    /* the interior in chunks of planes (z, the slowest axis: each chunk streams contiguous
+     * memory), MPI progressed between them */
+    const int ax = 2;
+    const int len = inner.hi[ax] - inner.lo[ax];
+    const int chunks = len < INTERIOR_CHUNKS ? 1 : INTERIOR_CHUNKS;
+    for (int q = 0; q < chunks && !empty(&inner); q++) {
+        yee_box part = inner;
+        part.lo[ax] = inner.lo[ax] + (int)((long)len * q / chunks);
+        part.hi[ax] = inner.lo[ax] + (int)((long)len * (q + 1) / chunks);
+        YEE_TRY(step(h, kind, &part, err));
+        int done = 0;
+        if (h->nreq)
+            MPI_Testall(h->nreq, h->req, &done, MPI_STATUSES_IGNORE);
+    }
+    YEE_TRY(yee_halo_settle(h, step_no, err));
+    /* the boundary layers as disjoint boxes: axis a's layer spans the interior range of the
+     * axes before it (their layers are done) and the whole range of the axes after it */
+    for (int a = 0; a < 3; a++) {
+        if (!recv[a])
+            continue;
+        yee_box layer = {{0, 0, 0}, {h->n[0], h->n[1], h->n[2]}};
+        layer.lo[a] = kind == YEE_FIELD_H ? h->n[a] - 1 : 0;
+        layer.hi[a] = layer.lo[a] + 1;
+        for (int b = 0; b < a; b++) {
+            layer.lo[b] = inner.lo[b];
+            layer.hi[b] = inner.hi[b];
+        }
+        if (!empty(&layer))
+            YEE_TRY(step(h, kind, &layer, err));
+    }
+    return YEE_OK;
+}
+
+void yee_halo_get_stats(const yee_halo *h, yee_halo_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!h)
+        return;
+    out->active = h->active;
+    out->overlap = h->active && h->overlap;
+    out->device_buffers = h->device_buffers;
+    out->wait_s = h->wait_s;
+    out->exchange_s = h->exchange_s;
+    out->bytes_per_step = h->bytes_per_step;
+}
+
+void yee_halo_destroy(yee_halo *h)
+{
+    if (!h)
+        return;
+    /* An exchange left in flight by a failure must not write into freed buffers. It completes:
+     * a rank failing in the middle of a multi-rank run ends the job (solver/sim.c), so what
+     * can be left is a rank's exchange with itself across a periodic axis. */
+    if (h->nreq)
+        MPI_Waitall(h->nreq, h->req, MPI_STATUSES_IGNORE);
+    free_buffers(h);
+    free(h);
+}
