@@ -290,9 +290,14 @@ static int accumulate_region(yee_dft_set *d, const monitor *m, const region *r, 
     return d->be->dft_accumulate(d->ctx, r->id, r->comp < 3 ? m->ph_e : m->ph_h, err);
 }
 
+int yee_dft_set_due(const yee_dft_set *d, long s)
+{
+    return d->nmon > 0 && s % d->every == 0;
+}
+
 int yee_dft_set_accumulate(yee_dft_set *d, long s, yee_err *err)
 {
-    if (s % d->every != 0)
+    if (!yee_dft_set_due(d, s))
         return YEE_OK;
     const double dt = d->cfg->dt;
     for (int q = 0; q < d->nmon; q++) {

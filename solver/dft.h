@@ -41,6 +41,9 @@ int yee_dft_set_create(const yee_config *cfg, const yee_backend_ops *be, void *c
 /* Adds the fields after completed step s (E^s, H^{s-1/2}, halos exchanged). */
 int yee_dft_set_accumulate(yee_dft_set *d, long s, yee_err *err);
 
+/* 1 if yee_dft_set_accumulate(d, s, ...) would sample anything. */
+int yee_dft_set_due(const yee_dft_set *d, long s);
+
 /* Forms the spectra (reference runs read here), reduces them over comm and writes them to h5
  * (collective) and, on rank 0, to the CSV files. */
 int yee_dft_set_write(yee_dft_set *d, yee_h5 *h5, MPI_Comm comm, yee_err *err);
