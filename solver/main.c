@@ -373,6 +373,9 @@ static int cmd_run(int argc, char **argv)
             human_bytes((double)stats.backend_bytes, mem, sizeof mem);
             printf("done: %ld steps in %.2f s, %.1f Mcells/s, %s; wrote %s\n", stats.steps,
                    stats.seconds, stats.mcells_per_s, mem, stats.h5_path);
+            if (stats.paired_steps > 0)
+                printf("%ld of the steps ran two at a time (nothing was due between them)\n",
+                       stats.paired_steps);
         }
         if (!c.quiet)
             print_halo_summary(&stats);

@@ -84,6 +84,10 @@ struct yee_sim {
     int nsnaps;
     snapshot *snaps;
     yee_real *frame_buf;  /* largest snapshot component box */
+    int pairs;            /* two steps per backend call where nothing is due in between */
+    long paired_steps;
+    yee_point_current *pair_cur; /* the first step's currents of a pair */
+    int pair_cap;
 
 
     yee_h5 *h5;
@@ -778,6 +782,14 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     if (rc == YEE_OK)
         rc = yee_halo_create(s->be, s->ctx, s->cart, s->grid.n, (const int(*)[2])s->nbr, &s->halo,
                              err);
+    if (rc == YEE_OK) {
+        /* YEE_STEP_PAIRS=0 keeps one step per call (A/B measurements; same bytes either way) */
+        const char *pairs = getenv("YEE_STEP_PAIRS");
+        yee_halo_stats hs;
+        yee_halo_get_stats(s->halo, &hs);
+        s->pairs = s->be->step_pair && !hs.active && !yee_sources_any_magnetic(s->sources) &&
+                   !(pairs && *pairs && atoi(pairs) == 0);
+    }
     if ((rc = sync_status(s, rc, err)) < 0)
         goto fail;
     if (s->opt.restart && (rc = restore(s, err)) < 0)
@@ -970,6 +982,54 @@ static int one_step(yee_sim *s, yee_err *err)
     return YEE_OK;
 }
 
+/* Can steps n+1 and n+2 go to the backend as one call (step_pair, temporal blocking)? Only if
+ * nothing needs the fields after the first of them: no halo to exchange, no magnetic currents
+ * (they go between the H and E updates), no probes (they sample every step), and no DFT sample,
+ * snapshot, health check, checkpoint or test signal due after step n+1. */
+static int pair_possible(const yee_sim *s, long end)
+{
+    const yee_config *cfg = s->cfg;
+    const long mid = s->step + 1;
+    if (!s->pairs || mid + 1 > end || s->nprobes > 0 || yee_dft_set_due(s->dft, mid))
+        return 0;
+    if (mid % cfg->check_interval == 0 || mid == cfg->steps || mid == s->sig_at_step ||
+        (cfg->checkpoint_interval > 0 && mid % cfg->checkpoint_interval == 0))
+        return 0;
+    for (int q = 0; q < s->nsnaps; q++)
+        if (snapshot_due(s->snaps[q].cfg, mid) && s->snaps[q].frame < s->snaps[q].nframes)
+            return 0;
+    return 1;
+}
+
+/* Steps n -> n+2 in one backend call; the end-of-step work of one_step for step n+2 only
+ * (pair_possible: nothing is due after n+1). */
+static int two_steps(yee_sim *s, yee_err *err)
+{
+    const long n = s->step;
+    if (s->h5)
+        YEE_TRY(finish_snapshots(s, err));
+    const yee_point_current *cur;
+    const int n1 = yee_sources_e(s->sources, n, &cur);
+    if (n1 > s->pair_cap) { /* the list is the sources' buffer, reused for step n+1 */
+        yee_point_current *grown =
+            (yee_point_current *)realloc(s->pair_cur, (size_t)n1 * sizeof *grown);
+        if (!grown)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "source list");
+        s->pair_cur = grown;
+        s->pair_cap = n1;
+    }
+    if (n1)
+        memcpy(s->pair_cur, cur, (size_t)n1 * sizeof *cur);
+    const int n2 = yee_sources_e(s->sources, n + 1, &cur);
+    YEE_TRY(s->be->step_pair(s->ctx, n1, s->pair_cur, n2, cur, err));
+    s->step = n + 2;
+    s->paired_steps += 2;
+    YEE_TRY(yee_dft_set_accumulate(s->dft, s->step, err));
+    if (s->h5)
+        YEE_TRY(start_snapshots(s, err));
+    return YEE_OK;
+}
+
 int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
 {
     const yee_config *cfg = s->cfg;
@@ -980,7 +1040,7 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
         s->t_start = MPI_Wtime();
     const double t0 = MPI_Wtime();
     while (s->step < end) {
-        const int rc = one_step(s, err);
+        const int rc = pair_possible(s, end) ? two_steps(s, err) : one_step(s, err);
         if (rc < 0 && s->nranks > 1) {
             /* a fault in the middle of a step: the other ranks are inside an exchange this rank
              * will never join, so end the job rather than let it hang (as Meep does) */
@@ -1051,6 +1111,7 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
         snprintf(stats->checkpoint, sizeof stats->checkpoint, "%s", s->ckpt_path);
         stats->backend_bytes = s->be->bytes(s->ctx);
         yee_halo_get_stats(s->halo, &stats->halo);
+        stats->paired_steps = s->paired_steps;
         snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
     }
     return YEE_OK;
@@ -1081,6 +1142,7 @@ void yee_sim_destroy(yee_sim *s)
     yee_sources_destroy(s->sources);
     yee_dft_set_destroy(s->dft);
     free(s->frame_buf);
+    free(s->pair_cur);
     if (s->cart != MPI_COMM_NULL)
         MPI_Comm_free(&s->cart);
     yee_grid_free(&s->grid);

@@ -11,3 +11,8 @@ yee_add_test(NAME unit_profiles LABELS unit TIMEOUT 60 COMMAND yee_test_profiles
 yee_add_test(NAME unit_dft_decimation LABELS unit TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/unit/check_decimation.py $<TARGET_FILE:yee>
           ${CMAKE_SOURCE_DIR}/validation/slab/slab_flux.cfg ${CMAKE_CURRENT_BINARY_DIR}/decimation)
+
+# The CPU backend's two-step wavefront (step_pair) gives the bytes of the six single-step ops.
+add_executable(yee_test_step_pair ${CMAKE_CURRENT_LIST_DIR}/unit/step_pair.c)
+target_link_libraries(yee_test_step_pair PRIVATE yee_solver)
+yee_add_test(NAME unit_step_pair LABELS unit TIMEOUT 60 COMMAND yee_test_step_pair)

@@ -2,10 +2,12 @@
  * functions of kernels/yee_cell.h. Loops map indices and nothing else: k and j are shared out
  * to threads, i is the innermost, contiguous (vectorizable) loop. No physics lives here.
  */
+#define _DEFAULT_SOURCE 1 /* madvise, MADV_HUGEPAGE (glibc; the build sets _XOPEN_SOURCE only) */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "kernels/backend.h"
 
@@ -27,7 +29,8 @@ typedef struct cpu_dft {
 typedef struct cpu_ctx {
     yee_dims d;
     int64_t total;      /* elements per padded array */
-    yee_fields f;
+    yee_fields f;       /* Ex..Hz: each CPU_SKEW bytes further into its fblock (see there) */
+    void *fblock[6];    /* the field allocations (Ex Ey Ez Hx Hy Hz) */
     uint8_t *mat[3];
     yee_real ca[YEE_MAX_MATERIALS], cb[YEE_MAX_MATERIALS];
     yee_media media;
@@ -53,11 +56,30 @@ typedef struct cpu_ctx {
     size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
 } cpu_ctx;
 
+/* Blocks from 2 MiB up are 2 MiB aligned and asked for transparent huge pages: a sweep streams
+ * six or more arrays (a wavefront: three planes of each at once), a new 4 KiB page every few
+ * rows of each, and under a hypervisor every TLB miss is a two-level page walk. (Linux only; a
+ * no-op where THP is off. docs/performance.md has the measurements.) */
+#define CPU_HUGE ((size_t)2 << 20)
+
+/* Field array a (0..5: Ex Ey Ez Hx Hy Hz) starts a * CPU_SKEW bytes into its block. With all
+ * blocks aligned alike, cell c of the six arrays would map to one set of the 8-way L1 (sets
+ * repeat every 4 KiB), and so would c +- one plane for the common sizes (a padded 256^2 plane is
+ * 258^2 * 4 B = 65 pages + 16 B): the H and E loops stream 8-10 lines of one set at a time and
+ * evict each other. 11 lines apart spread the arrays over the 4 KiB (and the 128 KiB of an L2
+ * way). Measured at 256^3: +18% for sweep_he, +23% for step_pair (docs/performance.md). */
+#define CPU_SKEW ((size_t)11 * 64)
+
 static void *alloc_zeroed(size_t bytes, size_t *total)
 {
     /* 64-byte alignment so vector loads of a row start on a cache line. */
     size_t rounded = (bytes + 63) / 64 * 64;
-    void *p = aligned_alloc(64, rounded ? rounded : 64);
+    const size_t align = rounded >= CPU_HUGE ? CPU_HUGE : 64;
+    void *p = aligned_alloc(align, rounded ? (rounded + align - 1) / align * align : 64);
+#ifdef MADV_HUGEPAGE
+    if (p && align == CPU_HUGE)
+        (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: ignore a refusal */
+#endif
     /* First touch in parallel, thread t zeroing the t-th contiguous block: the same blocks of
      * planes (k slowest) the sweeps give thread t, so on a multi-socket machine each thread's
      * pages land on its own memory node. */
@@ -79,10 +101,12 @@ static void cpu_destroy(void *vctx)
     cpu_ctx *c = (cpu_ctx *)vctx;
     if (!c)
         return;
+    for (int a = 0; a < 6; a++) {
+        free(c->fblock[a]);
+        c->fblock[a] = NULL;
+    }
     for (int a = 0; a < 3; a++) {
-        free(c->f.e[a]);
         c->f.e[a] = NULL;
-        free(c->f.h[a]);
         c->f.h[a] = NULL;
         free(c->mat[a]);
         c->mat[a] = NULL;
@@ -136,11 +160,20 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     c->total = (int64_t)(s->dims.n[0] + 2 * YEE_HALO) * (s->dims.n[1] + 2 * YEE_HALO) *
                (s->dims.n[2] + 2 * YEE_HALO);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);
+    for (int a = 0; a < 6; a++) {
+        const size_t skew = (size_t)a * CPU_SKEW;
+        c->fblock[a] = alloc_zeroed(fbytes + skew, &c->bytes);
+        if (!c->fblock[a])
+            goto nomem;
+        yee_real *arr = (yee_real *)((char *)c->fblock[a] + skew);
+        if (a < 3)
+            c->f.e[a] = arr;
+        else
+            c->f.h[a - 3] = arr;
+    }
     for (int a = 0; a < 3; a++) {
-        c->f.e[a] = (yee_real *)alloc_zeroed(fbytes, &c->bytes);
-        c->f.h[a] = (yee_real *)alloc_zeroed(fbytes, &c->bytes);
         c->mat[a] = (uint8_t *)alloc_zeroed((size_t)c->total, &c->bytes);
-        if (!c->f.e[a] || !c->f.h[a] || !c->mat[a])
+        if (!c->mat[a])
             goto nomem;
         if (s->mat[a])
             memcpy(c->mat[a], s->mat[a], (size_t)c->total);
@@ -523,6 +556,198 @@ static int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, ye
     return YEE_OK;
 }
 
+/* ---- Two steps in one sweep (step_pair) ------------------------------------------------------
+ * Temporal blocking: H1, E1 (step 1) and H2, E2 (step 2) in one wavefront over the planes k, so
+ * each field value comes from memory and goes back once per two steps: 12 values per cell per
+ * two steps, against 12 per step for sweep_he (docs/performance.md).
+ *
+ * Write A(k), B(k) for H1, E1 of plane k and C(k), D(k) for H2, E2; every E stage includes the
+ * PEC nodes of its rows and then the currents of that step in its rows, in list order. The
+ * wavefront visits, for it = 0..nz, A(it), B(it) and then C(it-1), D(it-1), which is exact:
+ *   A(k) reads E0(k), E0(k+1): B(k) comes after it, B(k+1) in the next iteration.
+ *   B(k) reads H1(k), H1(k-1) and its own E0(k): C(k-1) (H2) comes after it.
+ *   C(k-1) reads E1(k-1), E1(k) with J1 added: B(k) came first, D(k-1) comes after, D(k) in
+ *     the next iteration.
+ *   D(k-1) reads H2(k-1), H2(k-2), E1(k-1): C(k-1) came first, C(k-2) in the last iteration.
+ * Within a plane the same holds row by row (H reads E at j+1, E reads H at j-1), so the rows
+ * are cut into bands [ja, jb) swept one after another, each through all its planes, with the
+ * step 2 rows of a band moved down by one, [ja-1, jb-1) (clipped to [0, ny) at the ends): then
+ * C(k-1, j) finds E1(k-1|k, j+1) done (it is in this band or the one before, which is
+ * finished) and not yet E2 (row jb-1 is D'ed by the next band, after its C). A band's live data
+ * (E at planes k-1..k+1, H at k-2..k: 18 row arrays of its rows) stays in L2 between
+ * iterations instead of a whole plane's in L3. Each row's PEC nodes are zeroed right after its
+ * E update and the currents added after that, before any H update reads them: per cell the
+ * order of cpu_step_e + cpu_apply_sources. Per cell the arithmetic is row_h/row_e's on the same
+ * operands, and each CPML psi is updated by step 1 then step 2, so the result is that of
+ * step_h, step_e, apply_sources twice over, bit for bit (tests/unit/step_pair.c).
+ *
+ * Threads own contiguous blocks of planes [k0, k1) (those they first touched, alloc_zeroed),
+ * each swept as above. Across a block boundary four stages read the neighbour's planes, and
+ * they move out of the sweep, between OpenMP barriers:
+ *   1. A(k1-1): it reads E0(k1), which the next thread's B(k1) overwrites in phase 2.
+ *   2. The sweep of the block, without A(k1-1), C(k1-1), D(k1-1), D(k0).
+ *   3. C(k1-1) (reads E1(k1), the next thread's B of phase 2), then D(k1-1).
+ *   4. D(k0): it reads H2(k0-1), the previous thread's C of phase 3 (and C(k0-1) read E1(k0)).
+ * (A block of one plane does C(k0) in 3 and D(k0) in 4.) Three barriers per two steps, so
+ * OMP_WAIT_POLICY=passive costs nothing measurable; the planes of phases 1, 3 and 4 are read a
+ * second time, 3 of nz/nthreads per pair. An earlier version gave bands to threads round-robin,
+ * each band following the one before at one plane through a release/acquire counter: it
+ * matched this at 256^3 but was about 20% slower at 48^3 (there a band's rows are few, and
+ * the follower reads the leader's freshly written edge rows from the other core), see
+ * docs/performance.md.
+ * YEE_CPU_PAIR_ROWS=n forces bands of about n rows (tests and tuning). */
+
+#define PAIR_BAND_BYTES ((int64_t)512 * 1024) /* live band data aimed at: half an L2 */
+
+/* The PEC wall nodes (cpu_step_e) in row (j, k). */
+static void pec_row(const cpu_ctx *c, int j, int k)
+{
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    if (c->pec_low[0])
+        yee_pec_low(f, d, 0, 0, j, k);
+    if (c->pec_low[1] && j == 0)
+        for (int i = 0; i < d.n[0]; i++)
+            yee_pec_low(f, d, 1, i, 0, k);
+    if (c->pec_low[2] && k == 0)
+        for (int i = 0; i < d.n[0]; i++)
+            yee_pec_low(f, d, 2, i, j, 0);
+}
+
+/* One step's currents bucketed by plane: order[start[k] .. start[k+1]) are the indices into
+ * src of those in plane k, in list order (so each cell gets its additions in list order). */
+typedef struct pair_src {
+    const yee_point_current *src;
+    int *start; /* nz + 1 */
+    int *order; /* n */
+} pair_src;
+
+/* 1 if every current of the list is an electric one inside the subdomain (else step_pair runs
+ * the six ops, which take any list). */
+static int pair_src_ok(const cpu_ctx *c, int n, const yee_point_current *s)
+{
+    for (int q = 0; q < n; q++)
+        if (s[q].comp < 0 || s[q].comp > 2 || s[q].i < 0 || s[q].i >= c->d.n[0] || s[q].j < 0 ||
+            s[q].j >= c->d.n[1] || s[q].k < 0 || s[q].k >= c->d.n[2])
+            return 0;
+    return 1;
+}
+
+static void pair_bucket(int nz, int n, const yee_point_current *s, pair_src *b, int *cursor)
+{
+    b->src = s;
+    memset(b->start, 0, (size_t)(nz + 1) * sizeof(int));
+    for (int q = 0; q < n; q++)
+        b->start[s[q].k + 1]++;
+    for (int k = 0; k < nz; k++)
+        b->start[k + 1] += b->start[k];
+    memcpy(cursor, b->start, (size_t)nz * sizeof(int));
+    for (int q = 0; q < n; q++)
+        b->order[cursor[s[q].k]++] = q;
+}
+
+enum { PAIR_H = 1, PAIR_E = 2 };
+
+/* Rows [j0, j1) of plane k, one step: `what` PAIR_H the H rows; PAIR_E the E rows, each with
+ * its PEC nodes, then the step's currents in these rows of the plane (list order,
+ * yee_add_current as cpu_apply_sources); both: H then E row by row. */
+static void pair_rows(const cpu_ctx *c, const pair_src *b, int k, int j0, int j1, int what)
+{
+    const int nx = c->d.n[0];
+    for (int j = j0; j < j1; j++) {
+        if (what & PAIR_H)
+            row_h(c, j, k, 0, nx);
+        if (what & PAIR_E) {
+            row_e(c, j, k, 0, nx);
+            pec_row(c, j, k);
+        }
+    }
+    if (!(what & PAIR_E))
+        return;
+    for (int q = b->start[k]; q < b->start[k + 1]; q++) {
+        const yee_point_current *p = &b->src[b->order[q]];
+        if (p->j >= j0 && p->j < j1)
+            yee_add_current(c->f, c->media, p->comp, yee_idx(c->d, p->i, p->j, p->k),
+                            p->j_value);
+    }
+}
+
+/* Bands per block: about PAIR_BAND_BYTES of live rows each (or YEE_CPU_PAIR_ROWS rows). */
+static int pair_bands(const cpu_ctx *c)
+{
+    const int nx = c->d.n[0], ny = c->d.n[1];
+    const int64_t row_bytes = 18 * (int64_t)(nx + 2 * YEE_HALO) * (int64_t)sizeof(yee_real);
+    int64_t rows = PAIR_BAND_BYTES / row_bytes;
+    const char *force = getenv("YEE_CPU_PAIR_ROWS");
+    if (force && atoi(force) > 0)
+        rows = atoi(force);
+    if (rows < 2)
+        rows = 2;
+    const int64_t nb = (ny + rows - 1) / rows;
+    return nb < 1 ? 1 : (int)nb;
+}
+
+static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2,
+                         const yee_point_current *j2, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)vctx;
+    flush_h(c);
+    const int ny = c->d.n[1], nz = c->d.n[2];
+    const int n1c = n1 > 0 ? n1 : 0, n2c = n2 > 0 ? n2 : 0;
+    int *ints = NULL;
+    if (c->ndisp == 0 && pair_src_ok(c, n1c, j1) && pair_src_ok(c, n2c, j2))
+        ints = (int *)malloc((size_t)(3 * nz + 2 + n1c + n2c) * sizeof(int));
+    if (!ints) {
+        /* dispersive nodes (the ADE stages across the wavefront are not worth it), magnetic or
+         * out-of-range currents, or no memory for the buckets: the six ops, same bytes */
+        YEE_TRY(cpu_step_h(vctx, NULL, err));
+        YEE_TRY(cpu_step_e(vctx, NULL, err));
+        YEE_TRY(cpu_apply_sources(vctx, n1c, j1, err));
+        YEE_TRY(cpu_step_h(vctx, NULL, err));
+        YEE_TRY(cpu_step_e(vctx, NULL, err));
+        return cpu_apply_sources(vctx, n2c, j2, err);
+    }
+    pair_src s1, s2;
+    s1.start = ints;
+    s2.start = ints + nz + 1;
+    int *cursor = ints + 2 * (nz + 1);
+    s1.order = cursor + nz;
+    s2.order = s1.order + n1c;
+    pair_bucket(nz, n1c, j1, &s1, cursor);
+    pair_bucket(nz, n2c, j2, &s2, cursor);
+    const int nb = pair_bands(c);
+#pragma omp parallel
+    {
+        const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+        const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
+        if (k1 > k0) /* 1. A(k1-1) */
+            pair_rows(c, &s1, k1 - 1, 0, ny, PAIR_H);
+#pragma omp barrier
+        for (int b = 0; b < nb && k1 > k0; b++) { /* 2. the block, band by band */
+            const int ja = (int)((int64_t)ny * b / nb), jb = (int)((int64_t)ny * (b + 1) / nb);
+            const int ja2 = b == 0 ? 0 : ja - 1, jb2 = b == nb - 1 ? ny : jb - 1;
+            for (int it = k0; it <= k1; it++) {
+                if (it < k1) /* A(it) (done in 1 for k1-1), B(it) */
+                    pair_rows(c, &s1, it, ja, jb, it == k1 - 1 ? PAIR_E : PAIR_H | PAIR_E);
+                const int k = it - 1;
+                if (k >= k0 && k <= k1 - 2) /* C(k), D(k) (for k0 in 4) */
+                    pair_rows(c, &s2, k, ja2, jb2, k == k0 ? PAIR_H : PAIR_H | PAIR_E);
+            }
+        }
+#pragma omp barrier
+        if (k1 > k0) { /* 3. C(k1-1), then D(k1-1) unless that is D(k0) */
+            pair_rows(c, &s2, k1 - 1, 0, ny, PAIR_H);
+            if (k1 - 1 > k0)
+                pair_rows(c, &s2, k1 - 1, 0, ny, PAIR_E);
+        }
+#pragma omp barrier
+        if (k1 > k0) /* 4. D(k0) */
+            pair_rows(c, &s2, k0, 0, ny, PAIR_E);
+    }
+    free(ints);
+    return YEE_OK;
+}
+
 static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
@@ -831,7 +1056,8 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
 }
 
 const yee_backend_ops yee_backend_cpu = {
-    "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_apply_sources, cpu_dft_create,
+    "cpu",        cpu_create,   cpu_step_h, cpu_step_e, cpu_step_pair, cpu_apply_sources,
+    cpu_dft_create,
     cpu_dft_accumulate, cpu_dft_transfer, cpu_copy_start, cpu_copy_finish, cpu_pack_halo,
     cpu_unpack_halo, cpu_halo_alloc, cpu_halo_free, cpu_gather, cpu_download, cpu_norms, cpu_bytes, cpu_destroy,
     cpu_copy_bandwidth, yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes,

@@ -1013,7 +1013,7 @@ static int cuda_state_transfer(void *vctx, int p, void *buf, int set, yee_err *e
 }
 
 extern "C" const yee_backend_ops yee_backend_cuda = {
-    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, cuda_apply_sources,
+    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, NULL, cuda_apply_sources,
     cuda_dft_create,  cuda_dft_accumulate, cuda_dft_transfer, cuda_copy_start, cuda_copy_finish,
     cuda_pack_halo,   cuda_unpack_halo, cuda_halo_alloc, cuda_halo_free, cuda_gather,
     cuda_download,    cuda_norms,       cuda_bytes,      cuda_destroy,
