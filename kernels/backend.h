@@ -102,10 +102,13 @@ typedef struct yee_backend_ops {
     int (*step_e)(void *ctx, const yee_box *cells, yee_err *err);
     /* Two full steps at once where a backend can do them faster (temporal blocking), with the
      * result of step_h(NULL), step_e(NULL), apply_sources(n1, j1), step_h(NULL), step_e(NULL),
-     * apply_sources(n2, j2), bit for bit. j1, j2 are electric currents only (comp 0..2). NULL
-     * member: the backend has no such path and the solver calls the six ops. */
+     * apply_sources(n2, j2), bit for bit. j1, j2 are electric currents only (comp 0..2).
+     * Also reads the nsamp samples `mid` (host) between the two steps into mid_out, the values
+     * gather() would read there (E^{n+1}, H^{n+1/2}: probes). NULL member: the backend has no
+     * such path and the solver calls the six ops. */
     int (*step_pair)(void *ctx, int n1, const yee_point_current *j1, int n2,
-                     const yee_point_current *j2, yee_err *err);
+                     const yee_point_current *j2, int nsamp, const yee_sample *mid,
+                     yee_real *mid_out, yee_err *err);
     /* Adds point currents: J to E (after step_e of the same step), M to H (after step_h). */
     int (*apply_sources)(void *ctx, int n, const yee_point_current *src, yee_err *err);
     /* Allocates zeroed DFT sums (2 * nfreq * nodes doubles) for region r; writes its id. */

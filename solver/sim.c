@@ -88,6 +88,9 @@ struct yee_sim {
     long paired_steps;
     yee_point_current *pair_cur; /* the first step's currents of a pair */
     int pair_cap;
+    int npair_pts;        /* the owned probes' samples, read between the steps of a pair */
+    yee_sample *pair_pts;
+    yee_real *pair_vals;
 
 
     yee_h5 *h5;
@@ -286,6 +289,25 @@ static int setup_probes(yee_sim *s, yee_err *err)
     return YEE_OK;
 }
 
+
+/* The owned probes' samples as one list, for step_pair (two_steps scatters the values back). */
+static int collect_pair_samples(yee_sim *s, yee_err *err)
+{
+    for (int p = 0; p < s->nprobes && s->pairs; p++)
+        if (s->probes[p].owned)
+            s->npair_pts += s->probes[p].ncomp;
+    if (s->npair_pts == 0)
+        return YEE_OK;
+    s->pair_pts = (yee_sample *)malloc((size_t)s->npair_pts * sizeof *s->pair_pts);
+    s->pair_vals = (yee_real *)malloc((size_t)s->npair_pts * sizeof *s->pair_vals);
+    if (!s->pair_pts || !s->pair_vals)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "probe samples");
+    int q = 0;
+    for (int p = 0; p < s->nprobes; p++)
+        for (int c = 0; s->probes[p].owned && c < s->probes[p].ncomp; c++)
+            s->pair_pts[q++] = s->probes[p].pts[c];
+    return YEE_OK;
+}
 
 static long snapshot_frames(const yee_config *cfg, const yee_monitor_cfg *mc)
 {
@@ -789,6 +811,7 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
         yee_halo_get_stats(s->halo, &hs);
         s->pairs = s->be->step_pair && !hs.active && !yee_sources_any_magnetic(s->sources) &&
                    !(pairs && *pairs && atoi(pairs) == 0);
+        rc = collect_pair_samples(s, err);
     }
     if ((rc = sync_status(s, rc, err)) < 0)
         goto fail;
@@ -983,14 +1006,15 @@ static int one_step(yee_sim *s, yee_err *err)
 }
 
 /* Can steps n+1 and n+2 go to the backend as one call (step_pair, temporal blocking)? Only if
- * nothing needs the fields after the first of them: no halo to exchange, no magnetic currents
- * (they go between the H and E updates), no probes (they sample every step), and no DFT sample,
- * snapshot, health check, checkpoint or test signal due after step n+1. */
+ * nothing but the probes needs the fields after the first of them (the backend reads those
+ * samples in between): no halo to exchange, no magnetic currents (they go between the H and E
+ * updates), and no DFT sample, snapshot, health check, checkpoint or test signal due after
+ * step n+1. */
 static int pair_possible(const yee_sim *s, long end)
 {
     const yee_config *cfg = s->cfg;
     const long mid = s->step + 1;
-    if (!s->pairs || mid + 1 > end || s->nprobes > 0 || yee_dft_set_due(s->dft, mid))
+    if (!s->pairs || mid + 1 > end || yee_dft_set_due(s->dft, mid))
         return 0;
     if (mid % cfg->check_interval == 0 || mid == cfg->steps || mid == s->sig_at_step ||
         (cfg->checkpoint_interval > 0 && mid % cfg->checkpoint_interval == 0))
@@ -1021,9 +1045,20 @@ static int two_steps(yee_sim *s, yee_err *err)
     if (n1)
         memcpy(s->pair_cur, cur, (size_t)n1 * sizeof *cur);
     const int n2 = yee_sources_e(s->sources, n + 1, &cur);
-    YEE_TRY(s->be->step_pair(s->ctx, n1, s->pair_cur, n2, cur, err));
+    YEE_TRY(s->be->step_pair(s->ctx, n1, s->pair_cur, n2, cur, s->npair_pts, s->pair_pts,
+                             s->pair_vals, err));
     s->step = n + 2;
     s->paired_steps += 2;
+    const yee_real *v = s->pair_vals; /* probe row n, in the order pair_pts was built */
+    for (int p = 0; p < s->nprobes; p++) {
+        probe *pr = &s->probes[p];
+        if (!pr->owned)
+            continue;
+        memcpy(pr->series + n * pr->ncomp, v, (size_t)pr->ncomp * sizeof *v);
+        v += pr->ncomp;
+    }
+    if (n + 1 < s->cfg->steps)
+        YEE_TRY(sample_probes(s, n + 1, err));
     YEE_TRY(yee_dft_set_accumulate(s->dft, s->step, err));
     if (s->h5)
         YEE_TRY(start_snapshots(s, err));
@@ -1143,6 +1178,8 @@ void yee_sim_destroy(yee_sim *s)
     yee_dft_set_destroy(s->dft);
     free(s->frame_buf);
     free(s->pair_cur);
+    free(s->pair_pts);
+    free(s->pair_vals);
     if (s->cart != MPI_COMM_NULL)
         MPI_Comm_free(&s->cart);
     yee_grid_free(&s->grid);

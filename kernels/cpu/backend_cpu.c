@@ -620,6 +620,12 @@ typedef struct pair_src {
     const yee_point_current *src;
     int *start; /* nz + 1 */
     int *order; /* n */
+    /* first step only: the samples read between the steps, bucketed by plane like the
+     * currents (NULL: none) */
+    const yee_sample *samp;
+    int *samp_start; /* nz + 1 */
+    int *samp_order;
+    yee_real *samp_out;
 } pair_src;
 
 /* 1 if every current of the list is an electric one inside the subdomain (else step_pair runs
@@ -670,6 +676,15 @@ static void pair_rows(const cpu_ctx *c, const pair_src *b, int k, int j0, int j1
             yee_add_current(c->f, c->media, p->comp, yee_idx(c->d, p->i, p->j, p->k),
                             p->j_value);
     }
+    /* Samples between the steps: these rows' E has its first step and currents, and their H
+     * its first step (the second step's H of a row, C, always runs after its first E, B). */
+    for (int q = b->samp ? b->samp_start[k] : 0; b->samp && q < b->samp_start[k + 1]; q++) {
+        const yee_sample *p = &b->samp[b->samp_order[q]];
+        if (p->j >= j0 && p->j < j1) {
+            const yee_real *a = p->comp < 3 ? c->f.e[p->comp] : c->f.h[p->comp - 3];
+            b->samp_out[b->samp_order[q]] = a[yee_idx(c->d, p->i, p->j, p->k)];
+        }
+    }
 }
 
 /* Bands per block: about PAIR_BAND_BYTES of live rows each (or YEE_CPU_PAIR_ROWS rows). */
@@ -687,22 +702,28 @@ static int pair_bands(const cpu_ctx *c)
     return nb < 1 ? 1 : (int)nb;
 }
 
+static int cpu_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, yee_err *err);
+
 static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2,
-                         const yee_point_current *j2, yee_err *err)
+                         const yee_point_current *j2, int nsamp, const yee_sample *mid,
+                         yee_real *mid_out, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     flush_h(c);
     const int ny = c->d.n[1], nz = c->d.n[2];
     const int n1c = n1 > 0 ? n1 : 0, n2c = n2 > 0 ? n2 : 0;
     int *ints = NULL;
+    const int ns = nsamp > 0 ? nsamp : 0;
     if (c->ndisp == 0 && pair_src_ok(c, n1c, j1) && pair_src_ok(c, n2c, j2))
-        ints = (int *)malloc((size_t)(3 * nz + 2 + n1c + n2c) * sizeof(int));
+        ints = (int *)malloc((size_t)(4 * nz + 3 + n1c + n2c + ns) * sizeof(int));
     if (!ints) {
         /* dispersive nodes (the ADE stages across the wavefront are not worth it), magnetic or
          * out-of-range currents, or no memory for the buckets: the six ops, same bytes */
         YEE_TRY(cpu_step_h(vctx, NULL, err));
         YEE_TRY(cpu_step_e(vctx, NULL, err));
         YEE_TRY(cpu_apply_sources(vctx, n1c, j1, err));
+        if (ns)
+            YEE_TRY(cpu_gather(vctx, ns, mid, mid_out, err));
         YEE_TRY(cpu_step_h(vctx, NULL, err));
         YEE_TRY(cpu_step_e(vctx, NULL, err));
         return cpu_apply_sources(vctx, n2c, j2, err);
@@ -715,6 +736,21 @@ static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2
     s2.order = s1.order + n1c;
     pair_bucket(nz, n1c, j1, &s1, cursor);
     pair_bucket(nz, n2c, j2, &s2, cursor);
+    s2.samp = NULL;
+    s1.samp = ns ? mid : NULL;
+    s1.samp_start = s2.order + n2c;
+    s1.samp_order = s1.samp_start + nz + 1;
+    s1.samp_out = mid_out;
+    if (ns) { /* the samples by plane, as pair_bucket does the currents */
+        memset(s1.samp_start, 0, (size_t)(nz + 1) * sizeof(int));
+        for (int q = 0; q < ns; q++)
+            s1.samp_start[mid[q].k + 1]++;
+        for (int k = 0; k < nz; k++)
+            s1.samp_start[k + 1] += s1.samp_start[k];
+        memcpy(cursor, s1.samp_start, (size_t)nz * sizeof(int));
+        for (int q = 0; q < ns; q++)
+            s1.samp_order[cursor[mid[q].k]++] = q;
+    }
     const int nb = pair_bands(c);
 #pragma omp parallel
     {

@@ -188,17 +188,42 @@ static int run_case(const geom *g, int threads, int rows, int mode)
                 return fail_rc("state_transfer set", rc, &err);
     }
     yee_point_current j1[16], j2[16];
+    /* samples between the two steps of a pair (probes): all six components, on the first and
+     * last planes, rows and columns and at random cells */
+    enum { NSAMP = 36 };
+    yee_sample samp[NSAMP];
+    yee_real mid[2][NSAMP];
+    for (int q = 0; q < NSAMP; q++) {
+        samp[q].comp = q % 6;
+        const int corner = q < 12;
+        samp[q].i = corner ? (q & 1 ? g->n[0] - 1 : 0) : (int)rval(0.0, g->n[0] - 0.01);
+        samp[q].j = corner ? (q & 2 ? g->n[1] - 1 : 0) : (int)rval(0.0, g->n[1] - 0.01);
+        samp[q].k = corner ? (q & 4 ? g->n[2] - 1 : 0) : (int)rval(0.0, g->n[2] - 0.01);
+    }
     for (int pair = 0; pair < 6 && rc == 0; pair++) {
         const int s = 2 * pair + (mode == 1 ? pair : 0);
         const int n1 = currents(g, s, j1), n2 = currents(g, s + 1, j2);
         if (mode == 2 && pair == 3) {
             j2[n2 - 1].comp = 4; /* an M current: step_pair must fall back to the six ops */
         }
-        rc = be->step_pair(ctx[0], n1, j1, n2, j2, &err);
+        rc = be->step_pair(ctx[0], n1, j1, n2, j2, NSAMP, samp, mid[0], &err);
         for (int st = 0; st < 2 && rc == 0; st++) {
             if ((rc = be->step_h(ctx[1], NULL, &err)) == 0 &&
                 (rc = be->step_e(ctx[1], NULL, &err)) == 0)
                 rc = be->apply_sources(ctx[1], st ? n2 : n1, st ? j2 : j1, &err);
+            if (st == 0 && rc == 0)
+                rc = be->gather(ctx[1], NSAMP, samp, mid[1], &err);
+        }
+        if (rc == 0 && memcmp(mid[0], mid[1], sizeof mid[0]) != 0) {
+            for (int q = 0; q < NSAMP; q++)
+                if (memcmp(&mid[0][q], &mid[1][q], sizeof(yee_real)) != 0) {
+                    fprintf(stderr, "FAIL %s: pair %d sample %d (comp %d at %d %d %d): step_pair "
+                                    "%.9g, between the six ops %.9g\n",
+                            label, pair, q, samp[q].comp, samp[q].i, samp[q].j, samp[q].k,
+                            (double)mid[0][q], (double)mid[1][q]);
+                    break;
+                }
+            bad = 1;
         }
         if (mode == 1 && rc == 0) { /* one ordinary step on both, between pairs */
             const int n3 = currents(g, s + 2, j1);
