@@ -102,7 +102,10 @@ typedef struct yee_backend_ops {
     int (*step_e)(void *ctx, const yee_box *cells, yee_err *err);
     /* Two full steps at once where a backend can do them faster (temporal blocking), with the
      * result of step_h(NULL), step_e(NULL), apply_sources(n1, j1), step_h(NULL), step_e(NULL),
-     * apply_sources(n2, j2), bit for bit. j1, j2 are electric currents only (comp 0..2).
+     * apply_sources(n2, j2), bit for bit, where each step's list j1, j2 may hold magnetic
+     * currents (comp 3..5), added after that step's H update as apply_sources would between
+     * step_h and step_e, and electric ones (0..2), added after its E update; each kind in list
+     * order.
      * Also reads the nsamp samples `mid` (host) between the two steps into mid_out, the values
      * gather() would read there (E^{n+1}, H^{n+1/2}: probes). NULL member: the backend has no
      * such path and the solver calls the six ops. */

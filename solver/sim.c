@@ -86,8 +86,8 @@ struct yee_sim {
     yee_real *frame_buf;  /* largest snapshot component box */
     int pairs;            /* two steps per backend call where nothing is due in between */
     long paired_steps;
-    yee_point_current *pair_cur; /* the first step's currents of a pair */
-    int pair_cap;
+    yee_point_current *pair_cur[2]; /* each step's currents of a pair, magnetic then electric */
+    int pair_cap[2];
     int npair_pts;        /* the owned probes' samples, read between the steps of a pair */
     yee_sample *pair_pts;
     yee_real *pair_vals;
@@ -809,8 +809,7 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
         const char *pairs = getenv("YEE_STEP_PAIRS");
         yee_halo_stats hs;
         yee_halo_get_stats(s->halo, &hs);
-        s->pairs = s->be->step_pair && !hs.active && !yee_sources_any_magnetic(s->sources) &&
-                   !(pairs && *pairs && atoi(pairs) == 0);
+        s->pairs = s->be->step_pair && !hs.active && !(pairs && *pairs && atoi(pairs) == 0);
         rc = collect_pair_samples(s, err);
     }
     if ((rc = sync_status(s, rc, err)) < 0)
@@ -1007,9 +1006,8 @@ static int one_step(yee_sim *s, yee_err *err)
 
 /* Can steps n+1 and n+2 go to the backend as one call (step_pair, temporal blocking)? Only if
  * nothing but the probes needs the fields after the first of them (the backend reads those
- * samples in between): no halo to exchange, no magnetic currents (they go between the H and E
- * updates), and no DFT sample, snapshot, health check, checkpoint or test signal due after
- * step n+1. */
+ * samples in between): no halo to exchange, and no DFT sample, snapshot, health check,
+ * checkpoint or test signal due after step n+1. */
 static int pair_possible(const yee_sim *s, long end)
 {
     const yee_config *cfg = s->cfg;
@@ -1032,21 +1030,28 @@ static int two_steps(yee_sim *s, yee_err *err)
     const long n = s->step;
     if (s->h5)
         YEE_TRY(finish_snapshots(s, err));
-    const yee_point_current *cur;
-    const int n1 = yee_sources_e(s->sources, n, &cur);
-    if (n1 > s->pair_cap) { /* the list is the sources' buffer, reused for step n+1 */
-        yee_point_current *grown =
-            (yee_point_current *)realloc(s->pair_cur, (size_t)n1 * sizeof *grown);
-        if (!grown)
-            return YEE_FAIL(err, YEE_ERR_NOMEM, "source list");
-        s->pair_cur = grown;
-        s->pair_cap = n1;
-    }
-    if (n1)
-        memcpy(s->pair_cur, cur, (size_t)n1 * sizeof *cur);
-    const int n2 = yee_sources_e(s->sources, n + 1, &cur);
-    YEE_TRY(s->be->step_pair(s->ctx, n1, s->pair_cur, n2, cur, s->npair_pts, s->pair_pts,
-                             s->pair_vals, err));
+    /* each step's magnetic then electric currents, in the order one_step asks for them (the
+     * plane waves' 1-D grids advance with each call); the sources reuse one buffer */
+    int count[2] = {0, 0};
+    for (int st = 0; st < 2; st++)
+        for (int kind = 0; kind < 2; kind++) {
+            const yee_point_current *cur;
+            const int m = kind == 0 ? yee_sources_h(s->sources, n + st, &cur)
+                                    : yee_sources_e(s->sources, n + st, &cur);
+            if (count[st] + m > s->pair_cap[st]) {
+                yee_point_current *grown = (yee_point_current *)realloc(
+                    s->pair_cur[st], (size_t)(count[st] + m) * sizeof *grown);
+                if (!grown)
+                    return YEE_FAIL(err, YEE_ERR_NOMEM, "source list");
+                s->pair_cur[st] = grown;
+                s->pair_cap[st] = count[st] + m;
+            }
+            if (m)
+                memcpy(s->pair_cur[st] + count[st], cur, (size_t)m * sizeof *cur);
+            count[st] += m;
+        }
+    YEE_TRY(s->be->step_pair(s->ctx, count[0], s->pair_cur[0], count[1], s->pair_cur[1],
+                             s->npair_pts, s->pair_pts, s->pair_vals, err));
     s->step = n + 2;
     s->paired_steps += 2;
     const yee_real *v = s->pair_vals; /* probe row n, in the order pair_pts was built */
@@ -1177,7 +1182,8 @@ void yee_sim_destroy(yee_sim *s)
     yee_sources_destroy(s->sources);
     yee_dft_set_destroy(s->dft);
     free(s->frame_buf);
-    free(s->pair_cur);
+    free(s->pair_cur[0]);
+    free(s->pair_cur[1]);
     free(s->pair_pts);
     free(s->pair_vals);
     if (s->cart != MPI_COMM_NULL)

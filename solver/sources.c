@@ -169,14 +169,6 @@ int yee_sources_e(yee_sources *s, long n, const yee_point_current **list)
     return count;
 }
 
-int yee_sources_any_magnetic(const yee_sources *s)
-{
-    for (int q = 0; q < s->nnodes; q++)
-        if (s->nodes[q].comp >= 3)
-            return 1;
-    return s->ntfsf > 0;
-}
-
 double yee_sources_end_time(const yee_sources *s)
 {
     return s->t_end;

@@ -31,10 +31,6 @@ int yee_sources_h(yee_sources *s, long n, const yee_point_current **list);
 /* Step n: the electric currents to add after step_e; returns their number. */
 int yee_sources_e(yee_sources *s, long n, const yee_point_current **list);
 
-/* 1 if some source adds magnetic currents (plane waves, beams, volume currents on H), which go
- * between the H and E updates of a step; 0 if every current is electric. */
-int yee_sources_any_magnetic(const yee_sources *s);
-
 /* Time (c-units) after which no source injects anything (+inf with a cw source). */
 double yee_sources_end_time(const yee_sources *s);
 

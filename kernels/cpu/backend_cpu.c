@@ -540,19 +540,27 @@ static int cpu_step_e(void *vctx, const yee_box *cells, yee_err *err)
     return YEE_OK;
 }
 
-static int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
+/* The currents of src of one kind (magnetic: comp 3..5; else 0..2), or of both (kind < 0). */
+static void apply_kind(cpu_ctx *c, int n, const yee_point_current *src, int kind)
 {
-    cpu_ctx *c = (cpu_ctx *)vctx;
-    flush_h(c);
-    (void)err;
     /* serial: sources touch few cells, and two entries may share a cell (sheet edges) */
     for (int s = 0; s < n; s++) {
+        const int magnetic = src[s].comp >= 3;
+        if (kind >= 0 && magnetic != kind)
+            continue;
+        flush_h(c); /* (a no-op after the first) */
         const int64_t at = yee_idx(c->d, src[s].i, src[s].j, src[s].k);
-        if (src[s].comp < 3)
+        if (!magnetic)
             yee_add_current(c->f, c->media, src[s].comp, at, src[s].j_value);
         else
             yee_add_mcurrent(c->f, c->media.ch, src[s].comp - 3, at, src[s].j_value);
     }
+}
+
+static int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
+{
+    (void)err;
+    apply_kind((cpu_ctx *)vctx, n, src, -1);
     return YEE_OK;
 }
 
@@ -618,8 +626,10 @@ static void pec_row(const cpu_ctx *c, int j, int k)
  * src of those in plane k, in list order (so each cell gets its additions in list order). */
 typedef struct pair_src {
     const yee_point_current *src;
-    int *start; /* nz + 1 */
+    int *start; /* nz + 1: electric currents by plane */
     int *order; /* n */
+    int *mstart; /* nz * ny + 1: magnetic currents by row (added right after the row's H) */
+    int *morder; /* n */
     /* first step only: the samples read between the steps, bucketed by plane like the
      * currents (NULL: none) */
     const yee_sample *samp;
@@ -628,12 +638,11 @@ typedef struct pair_src {
     yee_real *samp_out;
 } pair_src;
 
-/* 1 if every current of the list is an electric one inside the subdomain (else step_pair runs
- * the six ops, which take any list). */
+/* 1 if every current of the list lies inside the subdomain (else step_pair runs the six ops). */
 static int pair_src_ok(const cpu_ctx *c, int n, const yee_point_current *s)
 {
     for (int q = 0; q < n; q++)
-        if (s[q].comp < 0 || s[q].comp > 2 || s[q].i < 0 || s[q].i >= c->d.n[0] || s[q].j < 0 ||
+        if (s[q].comp < 0 || s[q].comp > 5 || s[q].i < 0 || s[q].i >= c->d.n[0] || s[q].j < 0 ||
             s[q].j >= c->d.n[1] || s[q].k < 0 || s[q].k >= c->d.n[2])
             return 0;
     return 1;
@@ -644,12 +653,45 @@ static void pair_bucket(int nz, int n, const yee_point_current *s, pair_src *b, 
     b->src = s;
     memset(b->start, 0, (size_t)(nz + 1) * sizeof(int));
     for (int q = 0; q < n; q++)
-        b->start[s[q].k + 1]++;
+        if (s[q].comp < 3)
+            b->start[s[q].k + 1]++;
     for (int k = 0; k < nz; k++)
         b->start[k + 1] += b->start[k];
     memcpy(cursor, b->start, (size_t)nz * sizeof(int));
     for (int q = 0; q < n; q++)
-        b->order[cursor[s[q].k]++] = q;
+        if (s[q].comp < 3)
+            b->order[cursor[s[q].k]++] = q;
+}
+
+/* The magnetic currents of the list by row (j + k ny), list order kept within a row. */
+static int pair_bucket_m(int ny, int nz, int n, const yee_point_current *s, pair_src *b)
+{
+    const int64_t rows = (int64_t)ny * nz;
+    b->mstart = NULL;
+    b->morder = NULL;
+    int nm = 0;
+    for (int q = 0; q < n; q++)
+        nm += s[q].comp >= 3;
+    if (nm == 0)
+        return 1;
+    b->mstart = (int *)calloc((size_t)rows + 1, sizeof(int));
+    b->morder = (int *)malloc((size_t)nm * sizeof(int));
+    int *cur = (int *)malloc((size_t)rows * sizeof(int));
+    if (!b->mstart || !b->morder || !cur) {
+        free(cur);
+        return 0;
+    }
+    for (int q = 0; q < n; q++)
+        if (s[q].comp >= 3)
+            b->mstart[s[q].j + (int64_t)s[q].k * ny + 1]++;
+    for (int64_t r = 0; r < rows; r++)
+        b->mstart[r + 1] += b->mstart[r];
+    memcpy(cur, b->mstart, (size_t)rows * sizeof(int));
+    for (int q = 0; q < n; q++)
+        if (s[q].comp >= 3)
+            b->morder[cur[s[q].j + (int64_t)s[q].k * ny]++] = q;
+    free(cur);
+    return 1;
 }
 
 enum { PAIR_H = 1, PAIR_E = 2 };
@@ -661,8 +703,17 @@ static void pair_rows(const cpu_ctx *c, const pair_src *b, int k, int j0, int j1
 {
     const int nx = c->d.n[0];
     for (int j = j0; j < j1; j++) {
-        if (what & PAIR_H)
+        if (what & PAIR_H) {
             row_h(c, j, k, 0, nx);
+            if (b->mstart) { /* M after the row's H update, before any E update reads it */
+                const int64_t r = j + (int64_t)k * c->d.n[1];
+                for (int q = b->mstart[r]; q < b->mstart[r + 1]; q++) {
+                    const yee_point_current *p = &b->src[b->morder[q]];
+                    yee_add_mcurrent(c->f, c->media.ch, p->comp - 3,
+                                     yee_idx(c->d, p->i, p->j, p->k), p->j_value);
+                }
+            }
+        }
         if (what & PAIR_E) {
             row_e(c, j, k, 0, nx);
             pec_row(c, j, k);
@@ -714,21 +765,30 @@ static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2
     const int n1c = n1 > 0 ? n1 : 0, n2c = n2 > 0 ? n2 : 0;
     int *ints = NULL;
     const int ns = nsamp > 0 ? nsamp : 0;
-    if (c->ndisp == 0 && pair_src_ok(c, n1c, j1) && pair_src_ok(c, n2c, j2))
+    pair_src s1, s2;
+    s1.mstart = s1.morder = s2.mstart = s2.morder = NULL;
+    if (c->ndisp == 0 && pair_src_ok(c, n1c, j1) && pair_src_ok(c, n2c, j2) &&
+        pair_bucket_m(ny, nz, n1c, j1, &s1) && pair_bucket_m(ny, nz, n2c, j2, &s2))
         ints = (int *)malloc((size_t)(4 * nz + 3 + n1c + n2c + ns) * sizeof(int));
     if (!ints) {
-        /* dispersive nodes (the ADE stages across the wavefront are not worth it), magnetic or
-         * out-of-range currents, or no memory for the buckets: the six ops, same bytes */
-        YEE_TRY(cpu_step_h(vctx, NULL, err));
-        YEE_TRY(cpu_step_e(vctx, NULL, err));
-        YEE_TRY(cpu_apply_sources(vctx, n1c, j1, err));
-        if (ns)
-            YEE_TRY(cpu_gather(vctx, ns, mid, mid_out, err));
-        YEE_TRY(cpu_step_h(vctx, NULL, err));
-        YEE_TRY(cpu_step_e(vctx, NULL, err));
-        return cpu_apply_sources(vctx, n2c, j2, err);
+        /* dispersive nodes (the ADE stages across the wavefront are not worth it),
+         * out-of-range currents, or no memory for the buckets: the ops one by one, same bytes */
+        free(s1.mstart);
+        free(s1.morder);
+        free(s2.mstart);
+        free(s2.morder);
+        for (int st = 0; st < 2; st++) {
+            const int n = st ? n2c : n1c;
+            const yee_point_current *list = st ? j2 : j1;
+            YEE_TRY(cpu_step_h(vctx, NULL, err));
+            apply_kind(c, n, list, 1);
+            YEE_TRY(cpu_step_e(vctx, NULL, err));
+            apply_kind(c, n, list, 0);
+            if (st == 0 && ns)
+                YEE_TRY(cpu_gather(vctx, ns, mid, mid_out, err));
+        }
+        return YEE_OK;
     }
-    pair_src s1, s2;
     s1.start = ints;
     s2.start = ints + nz + 1;
     int *cursor = ints + 2 * (nz + 1);
@@ -781,6 +841,10 @@ static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2
             pair_rows(c, &s2, k0, 0, ny, PAIR_E);
     }
     free(ints);
+    free(s1.mstart);
+    free(s1.morder);
+    free(s2.mstart);
+    free(s2.morder);
     return YEE_OK;
 }
 

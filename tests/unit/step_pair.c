@@ -5,11 +5,12 @@
  * edges, so rows cross two or three slabs), PEC low walls, a block of random materials (rows
  * that are not all material 0), random fields and psi written through state_transfer. Two
  * contexts start from the same state; one advances by step_pair, the other by the six ops, with
- * a few J currents per step (two in one cell, some on the first and last planes and rows). All
- * parts (fields and psi) must agree with memcmp, for 1 to 3 threads (thread blocks of planes
- * down to one plane, and an empty one) and several band heights (YEE_CPU_PAIR_ROWS), also with
- * a single ordinary step between pairs (the deferred H sweep). A magnetic current (outside
- * step_pair's contract) must take the six-op path, same bytes.
+ * J and M currents per step (several in one cell, some on the first and last planes and rows),
+ * M added after the H update and J after the E update. All parts (fields and psi) and the
+ * samples read between the two steps must agree with memcmp, for 1 to 3 threads (thread blocks
+ * of planes down to one plane, and an empty one) and several band heights (YEE_CPU_PAIR_ROWS),
+ * also with a single ordinary step between pairs (the deferred H sweep), and on a setup with
+ * dispersive nodes, where step_pair runs the ops one by one: same bytes.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ typedef struct owned {
     yee_real ca[4], cb[4];
     uint8_t *mat[3];
     yee_real *lines;
+    yee_disp_node disp[2];
+    yee_pole_coef pcoef[1];
 } owned;
 
 static void build(const geom *g, owned *o)
@@ -129,6 +132,11 @@ static int currents(const geom *g, int step, yee_point_current *c)
         {2, 0, ny / 3 + 1, 0},           {0, nx / 3, ny - 1, nz - 1},
         {1, nx / 2 + 1, ny / 2, nz / 2}, {2, nx / 2, ny / 2, nz / 2}, /* and a third time */
         {0, 3, ny / 2 + 2, 1},           {1, 4, 1, nz - 2},
+        /* magnetic (3..5: Hx..Hz), added after the H update: twice in one cell, on the first
+         * and last rows and planes, and in a cell that also gets an electric current */
+        {5, nx / 2, ny / 2, nz / 2},     {3, 0, 0, 0},
+        {4, nx - 1, ny - 1, nz - 1},     {5, nx / 2, ny / 2, nz / 2},
+        {3, 2, ny - 1, 1},               {4, nx / 3, 0, nz - 2},
     };
     const int n = (int)(sizeof at / sizeof at[0]);
     for (int q = 0; q < n; q++) {
@@ -148,7 +156,7 @@ static int fail_rc(const char *what, int rc, const yee_err *err)
 }
 
 /* One comparison: pairs of steps by step_pair against the six ops. mode 0: pairs only;
- * 1: one ordinary step between pairs; 2: a magnetic current (the six-op fallback). */
+ * 1: one ordinary step between pairs; 2: two dispersive nodes (step_pair's one-by-one path). */
 static int run_case(const geom *g, int threads, int rows, int mode)
 {
     const yee_backend_ops *be = &yee_backend_cpu;
@@ -164,6 +172,24 @@ static int run_case(const geom *g, int threads, int rows, int mode)
         unsetenv("YEE_CPU_PAIR_ROWS");
     owned o;
     build(g, &o);
+    if (mode == 2) { /* a Lorentz-like pole on two E nodes (coefficients need not be physical) */
+        o.pcoef[0].c1 = (yee_real)1.2;
+        o.pcoef[0].c2 = (yee_real)-0.3;
+        o.pcoef[0].c3 = (yee_real)0.05;
+        for (int q = 0; q < 2; q++) {
+            memset(&o.disp[q], 0, sizeof o.disp[q]);
+            o.disp[q].c = yee_idx(o.s.dims, g->n[0] / 2 + q, g->n[1] / 2, g->n[2] / 2);
+            o.disp[q].p_off = 2 * q;
+            o.disp[q].comp = q;
+            o.disp[q].npole = 1;
+        }
+        o.s.ndisp = 2;
+        o.s.disp = o.disp;
+        o.s.npol = 4;
+        o.s.npcoef = 1;
+        o.s.pcoef = o.pcoef;
+        o.s.inv_dt = (yee_real)2.0;
+    }
     yee_err err;
     memset(&err, 0, sizeof err);
     void *ctx[2] = {NULL, NULL};
@@ -203,14 +229,20 @@ static int run_case(const geom *g, int threads, int rows, int mode)
     for (int pair = 0; pair < 6 && rc == 0; pair++) {
         const int s = 2 * pair + (mode == 1 ? pair : 0);
         const int n1 = currents(g, s, j1), n2 = currents(g, s + 1, j2);
-        if (mode == 2 && pair == 3) {
-            j2[n2 - 1].comp = 4; /* an M current: step_pair must fall back to the six ops */
-        }
         rc = be->step_pair(ctx[0], n1, j1, n2, j2, NSAMP, samp, mid[0], &err);
         for (int st = 0; st < 2 && rc == 0; st++) {
+            const int n = st ? n2 : n1;
+            const yee_point_current *list = st ? j2 : j1;
+            yee_point_current kind[2][16]; /* [0] magnetic, [1] electric, list order kept */
+            int nk[2] = {0, 0};
+            for (int q = 0; q < n; q++) {
+                const int e = list[q].comp < 3;
+                kind[e][nk[e]++] = list[q];
+            }
             if ((rc = be->step_h(ctx[1], NULL, &err)) == 0 &&
+                (rc = be->apply_sources(ctx[1], nk[0], kind[0], &err)) == 0 &&
                 (rc = be->step_e(ctx[1], NULL, &err)) == 0)
-                rc = be->apply_sources(ctx[1], st ? n2 : n1, st ? j2 : j1, &err);
+                rc = be->apply_sources(ctx[1], nk[1], kind[1], &err);
             if (st == 0 && rc == 0)
                 rc = be->gather(ctx[1], NSAMP, samp, mid[1], &err);
         }
