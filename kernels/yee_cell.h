@@ -75,6 +75,12 @@ typedef struct yee_box {
     int hi[3];
 } yee_box;
 
+/* 1 if box b holds no cell. */
+YEE_HD int yee_box_empty(yee_box b)
+{
+    return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] || b.hi[2] <= b.lo[2];
+}
+
 /* 1 if the padded linear index c (yee_idx) is a cell of box b. */
 YEE_HD int yee_box_has_index(yee_dims d, yee_box b, int64_t c)
 {

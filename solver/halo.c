@@ -171,11 +171,6 @@ static int step(yee_halo *h, yee_field_kind kind, const yee_box *cells, yee_err 
                                : h->be->step_e(h->ctx, cells, err);
 }
 
-static int empty(const yee_box *b)
-{
-    return b->hi[0] <= b->lo[0] || b->hi[1] <= b->lo[1] || b->hi[2] <= b->lo[2];
-}
-
 int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err)
 {
     /* the ghosts this update reads: E ghosts for the H update, H ghosts for the E update */
@@ -200,7 +195,7 @@ int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err
     const int ax = 2;
     const int len = inner.hi[ax] - inner.lo[ax];
     const int chunks = len < INTERIOR_CHUNKS ? 1 : INTERIOR_CHUNKS;
-    for (int q = 0; q < chunks && !empty(&inner); q++) {
+    for (int q = 0; q < chunks && !yee_box_empty(inner); q++) {
         yee_box part = inner;
         part.lo[ax] = inner.lo[ax] + (int)((long)len * q / chunks);
         part.hi[ax] = inner.lo[ax] + (int)((long)len * (q + 1) / chunks);
@@ -222,7 +217,7 @@ int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err
             layer.lo[b] = inner.lo[b];
             layer.hi[b] = inner.hi[b];
         }
-        if (!empty(&layer))
+        if (!yee_box_empty(layer))
             YEE_TRY(step(h, kind, &layer, err));
     }
     return YEE_OK;

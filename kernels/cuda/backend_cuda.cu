@@ -526,17 +526,11 @@ static int cuda_create(const yee_setup *s, void **out, yee_err *err)
     return YEE_OK;
 }
 
-/* An empty box launches nothing (a grid dimension of 0 is a launch error). */
-static int box_empty(yee_box b)
-{
-    return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] || b.hi[2] <= b.lo[2];
-}
-
 static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     const yee_box b = cells_box(c, cells);
-    if (box_empty(b))
+    if (yee_box_empty(b)) /* a grid dimension of 0 is a launch error */
         return YEE_OK;
     h_kernel<<<box_grid(b), block_x>>>(c->f, c->d, c->lines, c->media.ch, b);
     YEE_TRY(launched(c, err, "h_kernel"));
@@ -556,7 +550,7 @@ static int cuda_step_e(void *vctx, const yee_box *cells, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     const yee_box b = cells_box(c, cells);
-    if (box_empty(b))
+    if (yee_box_empty(b)) /* a grid dimension of 0 is a launch error */
         return YEE_OK;
     const unsigned ade_blocks = (unsigned)((c->ndisp + block_x - 1) / block_x);
     if (c->ndisp) {
