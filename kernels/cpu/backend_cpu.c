@@ -648,49 +648,46 @@ static int pair_src_ok(const cpu_ctx *c, int n, const yee_point_current *s)
     return 1;
 }
 
-static void pair_bucket(int nz, int n, const yee_point_current *s, pair_src *b, int *cursor)
+/* Counting sort: order[] lists the q with key[q] >= 0 grouped by key (0 .. nkeys-1), list
+ * order kept within a key; key k's entries are order[start[k] .. start[k+1]). cursor: nkeys
+ * ints of scratch. */
+static void bucket_sort(int64_t nkeys, int n, const int *key, int *start, int *order, int *cursor)
 {
-    b->src = s;
-    memset(b->start, 0, (size_t)(nz + 1) * sizeof(int));
+    memset(start, 0, (size_t)(nkeys + 1) * sizeof(int));
     for (int q = 0; q < n; q++)
-        if (s[q].comp < 3)
-            b->start[s[q].k + 1]++;
-    for (int k = 0; k < nz; k++)
-        b->start[k + 1] += b->start[k];
-    memcpy(cursor, b->start, (size_t)nz * sizeof(int));
+        if (key[q] >= 0)
+            start[key[q] + 1]++;
+    for (int64_t r = 0; r < nkeys; r++)
+        start[r + 1] += start[r];
+    memcpy(cursor, start, (size_t)nkeys * sizeof(int));
     for (int q = 0; q < n; q++)
-        if (s[q].comp < 3)
-            b->order[cursor[s[q].k]++] = q;
+        if (key[q] >= 0)
+            order[cursor[key[q]]++] = q;
 }
 
-/* The magnetic currents of the list by row (j + k ny), list order kept within a row. */
-static int pair_bucket_m(int ny, int nz, int n, const yee_point_current *s, pair_src *b)
+/* The list's electric currents by plane (into b->start, b->order) and, if it has magnetic ones,
+ * those by row j + k ny (into b->mstart, b->morder, allocated here; 0 when they cannot be).
+ * key, cursor: scratch of n and ny nz ints. */
+static int pair_bucket(int ny, int nz, int n, const yee_point_current *s, pair_src *b, int *key,
+                       int *cursor)
 {
-    const int64_t rows = (int64_t)ny * nz;
-    b->mstart = NULL;
-    b->morder = NULL;
+    b->src = s;
     int nm = 0;
-    for (int q = 0; q < n; q++)
+    for (int q = 0; q < n; q++) {
+        key[q] = s[q].comp < 3 ? s[q].k : -1;
         nm += s[q].comp >= 3;
+    }
+    bucket_sort(nz, n, key, b->start, b->order, cursor);
     if (nm == 0)
         return 1;
-    b->mstart = (int *)calloc((size_t)rows + 1, sizeof(int));
+    const int64_t rows = (int64_t)ny * nz;
+    b->mstart = (int *)malloc(((size_t)rows + 1) * sizeof(int));
     b->morder = (int *)malloc((size_t)nm * sizeof(int));
-    int *cur = (int *)malloc((size_t)rows * sizeof(int));
-    if (!b->mstart || !b->morder || !cur) {
-        free(cur);
+    if (!b->mstart || !b->morder)
         return 0;
-    }
     for (int q = 0; q < n; q++)
-        if (s[q].comp >= 3)
-            b->mstart[s[q].j + (int64_t)s[q].k * ny + 1]++;
-    for (int64_t r = 0; r < rows; r++)
-        b->mstart[r + 1] += b->mstart[r];
-    memcpy(cur, b->mstart, (size_t)rows * sizeof(int));
-    for (int q = 0; q < n; q++)
-        if (s[q].comp >= 3)
-            b->morder[cur[s[q].j + (int64_t)s[q].k * ny]++] = q;
-    free(cur);
+        key[q] = s[q].comp >= 3 ? (int)(s[q].j + (int64_t)s[q].k * ny) : -1;
+    bucket_sort(rows, n, key, b->mstart, b->morder, cursor);
     return 1;
 }
 
@@ -766,13 +763,39 @@ static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2
     int *ints = NULL;
     const int ns = nsamp > 0 ? nsamp : 0;
     pair_src s1, s2;
-    s1.mstart = s1.morder = s2.mstart = s2.morder = NULL;
-    if (c->ndisp == 0 && pair_src_ok(c, n1c, j1) && pair_src_ok(c, n2c, j2) &&
-        pair_bucket_m(ny, nz, n1c, j1, &s1) && pair_bucket_m(ny, nz, n2c, j2, &s2))
-        ints = (int *)malloc((size_t)(4 * nz + 3 + n1c + n2c + ns) * sizeof(int));
-    if (!ints) {
+    memset(&s1, 0, sizeof s1);
+    memset(&s2, 0, sizeof s2);
+    int ok = c->ndisp == 0 && pair_src_ok(c, n1c, j1) && pair_src_ok(c, n2c, j2);
+    int *scratch = NULL;
+    if (ok) {
+        const int nmax = n1c > n2c ? (n1c > ns ? n1c : ns) : (n2c > ns ? n2c : ns);
+        ints = (int *)malloc((size_t)(3 * (nz + 1) + n1c + n2c + ns) * sizeof(int));
+        scratch = (int *)malloc(((size_t)nmax + (size_t)ny * nz) * sizeof(int));
+        ok = ints && scratch;
+        if (ok) {
+            int *key = scratch, *cursor = scratch + nmax;
+            s1.start = ints;
+            s2.start = s1.start + nz + 1;
+            s1.order = s2.start + nz + 1;
+            s2.order = s1.order + n1c;
+            s1.samp_start = s2.order + n2c;
+            s1.samp_order = s1.samp_start + nz + 1;
+            ok = pair_bucket(ny, nz, n1c, j1, &s1, key, cursor) &&
+                 pair_bucket(ny, nz, n2c, j2, &s2, key, cursor);
+            if (ok && ns) { /* the samples by plane, as the electric currents */
+                for (int q = 0; q < ns; q++)
+                    key[q] = mid[q].k;
+                bucket_sort(nz, ns, key, s1.samp_start, s1.samp_order, cursor);
+                s1.samp = mid;
+                s1.samp_out = mid_out;
+            }
+        }
+    }
+    free(scratch);
+    if (!ok) {
         /* dispersive nodes (the ADE stages across the wavefront are not worth it),
          * out-of-range currents, or no memory for the buckets: the ops one by one, same bytes */
+        free(ints);
         free(s1.mstart);
         free(s1.morder);
         free(s2.mstart);
@@ -788,28 +811,6 @@ static int cpu_step_pair(void *vctx, int n1, const yee_point_current *j1, int n2
                 YEE_TRY(cpu_gather(vctx, ns, mid, mid_out, err));
         }
         return YEE_OK;
-    }
-    s1.start = ints;
-    s2.start = ints + nz + 1;
-    int *cursor = ints + 2 * (nz + 1);
-    s1.order = cursor + nz;
-    s2.order = s1.order + n1c;
-    pair_bucket(nz, n1c, j1, &s1, cursor);
-    pair_bucket(nz, n2c, j2, &s2, cursor);
-    s2.samp = NULL;
-    s1.samp = ns ? mid : NULL;
-    s1.samp_start = s2.order + n2c;
-    s1.samp_order = s1.samp_start + nz + 1;
-    s1.samp_out = mid_out;
-    if (ns) { /* the samples by plane, as pair_bucket does the currents */
-        memset(s1.samp_start, 0, (size_t)(nz + 1) * sizeof(int));
-        for (int q = 0; q < ns; q++)
-            s1.samp_start[mid[q].k + 1]++;
-        for (int k = 0; k < nz; k++)
-            s1.samp_start[k + 1] += s1.samp_start[k];
-        memcpy(cursor, s1.samp_start, (size_t)nz * sizeof(int));
-        for (int q = 0; q < ns; q++)
-            s1.samp_order[cursor[mid[q].k]++] = q;
     }
     const int nb = pair_bands(c);
 #pragma omp parallel
