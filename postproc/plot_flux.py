@@ -131,10 +131,7 @@ def ylabel(args):
 
 def freq_range(args, curves):
     """(lo, hi) THz: --fmin/--fmax or --wl-min/--wl-max, else the curves' span."""
-    lo = args.fmin if args.fmin is not None else (
-        C_UM_THZ / args.wl_max if args.wl_max is not None else None)
-    hi = args.fmax if args.fmax is not None else (
-        C_UM_THZ / args.wl_min if args.wl_min is not None else None)
+    lo, hi = yee_h5.requested_range(args)
     lo = min(c.freq_thz.min() for c in curves) if lo is None else lo
     hi = max(c.freq_thz.max() for c in curves) if hi is None else hi
     if hi <= lo:
@@ -157,7 +154,6 @@ def wavelength_ticks(lo, hi):
 
 
 def plot(curves, lo, hi, args):
-    import numpy as np
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -240,13 +236,7 @@ def main(argv=None):
     p.add_argument("--ylim", type=float, nargs=2, default=None, metavar=("LO", "HI"))
     p.add_argument("--wavelength", action="store_true",
                    help="wavelength (um) on the x axis instead of frequency")
-    r = p.add_argument_group("range (default: the monitors' whole spectrum)")
-    r.add_argument("--fmin", type=float, default=None, metavar="THZ")
-    r.add_argument("--fmax", type=float, default=None, metavar="THZ")
-    r.add_argument("--wl-min", type=float, default=None, metavar="UM",
-                   help="shortest wavelength (sets --fmax)")
-    r.add_argument("--wl-max", type=float, default=None, metavar="UM",
-                   help="longest wavelength (sets --fmin)")
+    yee_h5.add_frequency_range(p, "range (default: the monitors' whole spectrum)")
     p.add_argument("--out", default=None,
                    help="output image (default <run>_flux.png next to the first RUN.h5)")
     p.add_argument("--csv", default=None, metavar="FILE",
@@ -255,12 +245,7 @@ def main(argv=None):
                    help="image size in pixels (default 800x500)")
     p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
     args = p.parse_args(argv)
-    if args.fmin is not None and args.wl_max is not None or \
-            args.fmax is not None and args.wl_min is not None:
-        p.error("give the range as --fmin/--fmax or as --wl-min/--wl-max, not both for one end")
-    for name in ("wl_min", "wl_max"):
-        if getattr(args, name) is not None and getattr(args, name) <= 0:
-            p.error("--%s must be > 0" % name.replace("_", "-"))
+    yee_h5.check_frequency_range(p, args)
     if args.scale == 0:
         p.error("--scale must be nonzero")
 

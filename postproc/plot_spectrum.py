@@ -60,10 +60,7 @@ def freq_range(args, s):
     """(fmin, fmax) in THz from --fmin/--fmax or --wl-min/--wl-max, else 0 .. a bit beyond the
     highest frequency where the spectrum is above 1e-3 of its peak."""
     import numpy as np
-    lo = args.fmin if args.fmin is not None else (
-        C_UM_THZ / args.wl_max if args.wl_max is not None else None)
-    hi = args.fmax if args.fmax is not None else (
-        C_UM_THZ / args.wl_min if args.wl_min is not None else None)
+    lo, hi = yee_h5.requested_range(args)
     if hi is None:
         above = np.nonzero(s.values[1:] > 1e-3 * s.values[1:].max())[0] if len(s.values) > 1 else []
         top = s.freq_thz[1 + above[-1]] if len(above) else s.freq_thz[-1]
@@ -181,13 +178,7 @@ def main(argv=None):
                    help="output image (default <run>_<probe>_spectrum.png next to RUN.h5)")
     p.add_argument("--csv", default=None, metavar="FILE",
                    help="also write freq_THz,wavelength_um,magnitude over the plotted range")
-    r = p.add_argument_group("frequency range (default: 0 to where the spectrum has died out)")
-    r.add_argument("--fmin", type=float, default=None, metavar="THZ")
-    r.add_argument("--fmax", type=float, default=None, metavar="THZ")
-    r.add_argument("--wl-min", type=float, default=None, metavar="UM",
-                   help="shortest wavelength (sets --fmax)")
-    r.add_argument("--wl-max", type=float, default=None, metavar="UM",
-                   help="longest wavelength (sets --fmin)")
+    yee_h5.add_frequency_range(p, "frequency range (default: 0 to where the spectrum has died out)")
     p.add_argument("--start", type=float, default=None, metavar="FS",
                    help="drop samples before this time (fs), e.g. the source pulse")
     p.add_argument("--window", choices=WINDOWS, default="none",
@@ -201,12 +192,7 @@ def main(argv=None):
                    help="image size in pixels (default 800x500)")
     p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
     args = p.parse_args(argv)
-    if args.fmin is not None and args.wl_max is not None or \
-            args.fmax is not None and args.wl_min is not None:
-        p.error("give the range as --fmin/--fmax or as --wl-min/--wl-max, not both for one end")
-    for name in ("wl_min", "wl_max"):
-        if getattr(args, name) is not None and getattr(args, name) <= 0:
-            p.error("--%s must be > 0" % name.replace("_", "-"))
+    yee_h5.check_frequency_range(p, args)
     if args.pad < 1:
         p.error("--pad must be >= 1")
 

@@ -316,6 +316,36 @@ class Run:
         return None
 
 
+def add_frequency_range(parser, title):
+    """The --fmin/--fmax (THz) and --wl-min/--wl-max (um) options of the spectrum plots."""
+    r = parser.add_argument_group(title)
+    r.add_argument("--fmin", type=float, default=None, metavar="THZ")
+    r.add_argument("--fmax", type=float, default=None, metavar="THZ")
+    r.add_argument("--wl-min", type=float, default=None, metavar="UM",
+                   help="shortest wavelength (sets --fmax)")
+    r.add_argument("--wl-max", type=float, default=None, metavar="UM",
+                   help="longest wavelength (sets --fmin)")
+
+
+def check_frequency_range(parser, args):
+    """Rejects (parser.error) one end given both ways and wavelengths <= 0."""
+    if args.fmin is not None and args.wl_max is not None or \
+            args.fmax is not None and args.wl_min is not None:
+        parser.error("give the range as --fmin/--fmax or as --wl-min/--wl-max, not both for one end")
+    for name in ("wl_min", "wl_max"):
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
+            parser.error("--%s must be > 0" % name.replace("_", "-"))
+
+
+def requested_range(args):
+    """(lo, hi) in THz as the options give them; None for an end they leave open."""
+    lo = args.fmin if args.fmin is not None else (
+        C_UM_THZ / args.wl_max if args.wl_max is not None else None)
+    hi = args.fmax if args.fmax is not None else (
+        C_UM_THZ / args.wl_min if args.wl_min is not None else None)
+    return lo, hi
+
+
 def run_main(prog, main):
     """Call main(); print a YeeError as 'prog: error: message' and exit 1 (no traceback)."""
     import sys
