@@ -1054,8 +1054,10 @@ static int two_steps(yee_sim *s, yee_err *err)
                              s->npair_pts, s->pair_pts, s->pair_vals, err));
     s->step = n + 2;
     s->paired_steps += 2;
-    const yee_real *v = s->pair_vals; /* probe row n, in the order pair_pts was built */
-    for (int p = 0; p < s->nprobes; p++) {
+    /* probe row n, in the order pair_pts was built; the series holds cfg->steps rows, and an
+     * advance past the deck's length (tests do) samples nothing, as in one_step */
+    const yee_real *v = s->pair_vals;
+    for (int p = 0; p < s->nprobes && n < s->cfg->steps; p++) {
         probe *pr = &s->probes[p];
         if (!pr->owned)
             continue;
