@@ -136,7 +136,8 @@ typedef struct yee_backend_ops {
      * memory or a buffer from halo_alloc (device memory there: packed without a host copy). */
     int (*pack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
                      yee_err *err);
-    /* Writes buf (same layout) into the ghost layer `layer` (-1 or n) of `axis`. */
+    /* Writes buf (same layout) into the ghost layer `layer` (-1 or n) of `axis`. buf may be
+     * reused (the next message received into it) as soon as the call returns. */
     int (*unpack_halo)(void *ctx, yee_field_kind kind, int axis, int layer, const yee_real *buf,
                        yee_err *err);
     /* A halo message buffer of `bytes`: device = 0 host memory fit for the fastest copies

@@ -1,7 +1,7 @@
 /* kernels/yee_hd.h -- qualifiers that let one function body compile for host and device.
  *
  * YEE_HD marks the per-cell update functions of kernels/yee_cell.h: `static __host__ __device__
- * __forceinline__` under nvcc, `static inline` under a C compiler. YEE_RESTRICT is C99 `restrict`
+ * __forceinline__` under nvcc, `static inline` under a C or C++ compiler. YEE_RESTRICT is C99 `restrict`
  * or the C++/CUDA spelling. Shared headers stay in the C/C++ common subset (no designated
  * initializers, compound literals or VLAs) so nvcc can include them.
  */
@@ -15,6 +15,9 @@
 #ifdef __CUDACC__
 #define YEE_HD static __host__ __device__ __forceinline__
 #define YEE_RESTRICT __restrict__
+#elif defined(__cplusplus) /* the emulated CUDA build (kernels/cuda/emu) compiles as C++ */
+#define YEE_HD static inline
+#define YEE_RESTRICT __restrict
 #else
 #define YEE_HD static inline
 #define YEE_RESTRICT restrict

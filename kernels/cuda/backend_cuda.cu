@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kernels/backend.h"
+#include "kernels/cuda/launch_shape.h"
 
 #define CUDA_TRY(err, call)                                                                    \
     do {                                                                                       \
@@ -98,21 +99,28 @@ struct cuda_ctx {
 
 /* ---- kernels: index maps only ---- */
 
-/* Cell kernels cover a box b of cells (one thread per cell, x fastest; grid from box_grid). */
+/* Cell kernels cover a box b of cells, one thread per cell (blocks from box_shape). The cell of
+ * this thread; false for a thread past the box's end (the last blocks of each axis). */
+__device__ bool box_cell(const yee_box &b, int &i, int &j, int &k)
+{
+    i = b.lo[0] + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    j = b.lo[1] + (int)(blockIdx.y * blockDim.y + threadIdx.y);
+    k = b.lo[2] + (int)(blockIdx.z * blockDim.z + threadIdx.z);
+    return i < b.hi[0] && j < b.hi[1] && k < b.hi[2];
+}
+
 __global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee_box b)
 {
-    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
-    if (i >= b.hi[0]) /* guard */
+    int i, j, k;
+    if (!box_cell(b, i, j, k)) /* guard */
         return;
     yee_update_h(f, d, L, ch, i, j, k);
 }
 
 __global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m, yee_box b)
 {
-    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
-    if (i >= b.hi[0])
+    int i, j, k;
+    if (!box_cell(b, i, j, k))
         return;
     yee_update_e(f, d, L, m, i, j, k);
 }
@@ -127,9 +135,8 @@ __device__ int64_t slab_index(const yee_slab &s, int i, int j, int k)
 __global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, yee_slab s,
                               yee_box b, yee_real *psi_q, yee_real *psi_r)
 {
-    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
-    if (i >= b.hi[0])
+    int i, j, k;
+    if (!box_cell(b, i, j, k))
         return;
     yee_cpml_h(f, d, ch, pa, s.axis, psi_q, psi_r, slab_index(s, i, j, k), i, j, k);
 }
@@ -137,9 +144,8 @@ __global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_ax
 __global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, yee_slab s,
                               yee_box b, yee_real *psi_q, yee_real *psi_r)
 {
-    const int i = b.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = b.lo[1] + blockIdx.y, k = b.lo[2] + blockIdx.z;
-    if (i >= b.hi[0])
+    int i, j, k;
+    if (!box_cell(b, i, j, k))
         return;
     yee_cpml_e(f, d, m, pa, s.axis, psi_q, psi_r, slab_index(s, i, j, k), i, j, k);
 }
@@ -166,19 +172,13 @@ __global__ void ade_current_kernel(yee_fields f, yee_dims d, yee_box b, yee_medi
     yee_ade_current(f, m, nodes[q], inv_dt, pol);
 }
 
-/* The node plane 0 of `axis` within box b; u, v are the other two axes. */
-__global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis, yee_box b)
+/* The node plane 0 of `axis`: face is the box's cells on it (face.lo[axis] = 0, hi = 1). */
+__global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis, yee_box face)
 {
-    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-    const int ju = b.lo[u] + blockIdx.x * blockDim.x + threadIdx.x;
-    const int jv = b.lo[v] + blockIdx.y;
-    if (ju >= b.hi[u])
+    int i, j, k;
+    if (!box_cell(face, i, j, k))
         return;
-    int ijk[3];
-    ijk[axis] = 0;
-    ijk[u] = ju;
-    ijk[v] = jv;
-    yee_pec_low(f, d, axis, ijk[0], ijk[1], ijk[2]);
+    yee_pec_low(f, d, axis, i, j, k);
 }
 
 __global__ void sources_kernel(yee_fields f, yee_dims d, yee_media m, int n,
@@ -196,16 +196,17 @@ __global__ void sources_kernel(yee_fields f, yee_dims d, yee_media m, int n,
         atomicAdd(&f.h[comp - 3][c], -m.ch * src[s].j_value);
 }
 
-/* One thread per node of a DFT region: x fastest, as the field arrays. */
-__global__ void dft_kernel(yee_fields f, yee_dims d, yee_dft_region r, int64_t nodes, double *re,
-                           double *im, const double *ph)
+/* One thread per node of a DFT region (the box of its nodes): x fastest, as the field arrays. */
+__global__ void dft_kernel(yee_fields f, yee_dims d, yee_dft_region r, yee_box nodes_box,
+                           int64_t nodes, double *re, double *im, const double *ph)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
-    if (i >= r.count[0])
+    int i, j, k;
+    if (!box_cell(nodes_box, i, j, k))
         return;
-    const double v = yee_dft_sample(f, d, r.comp, r.avg_axis, r.lo[0] + i, r.lo[1] + j, r.lo[2] + k);
-    yee_dft_add(re, im, i + (int64_t)r.count[0] * (j + (int64_t)r.count[1] * k), nodes, r.nfreq,
-                ph, v);
+    const double v = yee_dft_sample(f, d, r.comp, r.avg_axis, i, j, k);
+    const int64_t node =
+        (i - r.lo[0]) + (int64_t)r.count[0] * ((j - r.lo[1]) + (int64_t)r.count[1] * (k - r.lo[2]));
+    yee_dft_add(re, im, node, nodes, r.nfreq, ph, v);
 }
 
 __device__ yee_real *component_ptr(yee_fields f, int comp)
@@ -213,15 +214,17 @@ __device__ yee_real *component_ptr(yee_fields f, int comp)
     return comp < 3 ? f.e[comp] : f.h[comp - 3];
 }
 
-/* Face layer of `axis` at `layer`; fa < sa are the other axes, fa fastest (see cpu_halo). */
+/* Face layer of `axis` at `layer`; fa < sa are the other axes, fa fastest (see cpu_halo). The
+ * threads cover the box {n_fa, n_sa, 2}: position s along fa, t along sa, and which of the two
+ * tangential components q. */
 __global__ void halo_kernel(yee_fields f, yee_dims d, int kind, int axis, int layer, int fa,
-                            int sa, yee_real *buf, int pack)
+                            int sa, yee_box face, yee_real *buf, int pack)
 {
-    const int s = blockIdx.x * blockDim.x + threadIdx.x;
-    const int t = blockIdx.y, q = blockIdx.z, comp = (axis + 1 + q) % 3; /* tangential pair */
-    const int nf = d.n[fa], ns = d.n[sa];
-    if (s >= nf)
+    int s, t, q;
+    if (!box_cell(face, s, t, q))
         return;
+    const int comp = (axis + 1 + q) % 3; /* tangential pair */
+    const int nf = d.n[fa], ns = d.n[sa];
     int ijk[3];
     ijk[axis] = layer;
     ijk[fa] = s;
@@ -244,32 +247,36 @@ __global__ void gather_kernel(yee_fields f, yee_dims d, int n, const yee_sample 
     out[s] = component_ptr(f, pts[s].comp)[yee_idx(d, pts[s].i, pts[s].j, pts[s].k)];
 }
 
-__global__ void box_kernel(yee_fields f, yee_dims d, int comp, int lo0, int lo1, int lo2, int c0,
-                           int c1, yee_real *out)
+/* Component comp on box b into out (x fastest, relative to b.lo). */
+__global__ void box_kernel(yee_fields f, yee_dims d, int comp, yee_box b, yee_real *out)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = blockIdx.y, k = blockIdx.z;
-    if (i >= c0)
+    int i, j, k;
+    if (!box_cell(b, i, j, k))
         return;
-    out[((int64_t)k * c1 + j) * c0 + i] = component_ptr(f, comp)[yee_idx(d, lo0 + i, lo1 + j, lo2 + k)];
+    const int64_t c0 = b.hi[0] - b.lo[0], c1 = b.hi[1] - b.lo[1];
+    out[((int64_t)(k - b.lo[2]) * c1 + (j - b.lo[1])) * c0 + (i - b.lo[0])] =
+        component_ptr(f, comp)[yee_idx(d, i, j, k)];
 }
 
-__global__ void norms_kernel(yee_fields f, yee_dims d, double *sums, unsigned long long *bad)
+/* Sums of squares over the interior, one thread per cell in linear order (blocks of whole warps:
+ * every lane of a warp takes part in the shuffles, threads past the end add zero). */
+enum { NORMS_BLOCK = 256 };
+__global__ void norms_kernel(yee_fields f, yee_dims d, int64_t cells, double *sums,
+                             unsigned long long *bad)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = blockIdx.y, k = blockIdx.z;
+    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     double e2 = 0.0, h2 = 0.0;
-    if (i < d.n[0]) {
+    if (lin < cells) {
+        const int i = (int)(lin % d.n[0]), j = (int)(lin / d.n[0] % d.n[1]);
+        const int k = (int)(lin / ((int64_t)d.n[0] * d.n[1]));
         const int64_t c = yee_idx(d, i, j, k);
         for (int q = 0; q < 3; q++) {
             const double ev = f.e[q][c], hv = f.h[q][c];
             e2 += ev * ev;
             h2 += hv * hv;
-            if (!isfinite(ev) || !isfinite(hv)) {
-                const unsigned long long lin =
-                    ((unsigned long long)k * d.n[1] + j) * d.n[0] + i;
-                atomicMin(bad, lin * 8ull + (unsigned long long)(isfinite(ev) ? q + 3 : q));
-            }
+            if (!isfinite(ev) || !isfinite(hv))
+                atomicMin(bad, (unsigned long long)lin * 8ull +
+                                   (unsigned long long)(isfinite(ev) ? q + 3 : q));
         }
     }
     /* warp reduction, then one atomic per warp */
@@ -296,16 +303,42 @@ static int launched(cuda_ctx *c, yee_err *err, const char *what)
     return YEE_OK;
 }
 
-static const int block_x = 128;
+/* Grid and blocks of a launch. */
+struct launch_dims {
+    dim3 grid, block;
+};
 
-static dim3 cells_grid(int nx, int ny, int nz)
+/* One thread per cell of box b (kernels/cuda/launch_shape.h; box_cell in the kernel). */
+static launch_dims box_shape(yee_box b)
 {
-    return dim3((unsigned)((nx + block_x - 1) / block_x), (unsigned)ny, (unsigned)nz);
+    const int count[3] = {b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]};
+    const yee_launch_shape s = yee_launch_shape_for(count);
+    launch_dims l;
+    l.grid = dim3(s.grid[0], s.grid[1], s.grid[2]);
+    l.block = dim3(s.block[0], s.block[1], s.block[2]);
+    return l;
 }
 
-static dim3 box_grid(yee_box b)
+/* The box [lo, lo + count). */
+static yee_box box_at(const int lo[3], const int count[3])
 {
-    return cells_grid(b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]);
+    yee_box b;
+    for (int a = 0; a < 3; a++) {
+        b.lo[a] = lo[a];
+        b.hi[a] = lo[a] + count[a];
+    }
+    return b;
+}
+
+/* One thread per list entry (sources, samples, dispersive nodes), blocks of `block`. */
+enum { LIST_BLOCK = 128 };
+static unsigned list_blocks_of(int64_t n, int block)
+{
+    return (unsigned)((n + block - 1) / block);
+}
+static unsigned list_blocks(int64_t n)
+{
+    return list_blocks_of(n, LIST_BLOCK);
 }
 
 /* The cells of box `cells` (NULL: the whole subdomain) as a box. */
@@ -532,15 +565,17 @@ static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
     const yee_box b = cells_box(c, cells);
     if (yee_box_empty(b)) /* a grid dimension of 0 is a launch error */
         return YEE_OK;
-    h_kernel<<<box_grid(b), block_x>>>(c->f, c->d, c->lines, c->media.ch, b);
+    launch_dims sh = box_shape(b);
+    h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media.ch, b);
     YEE_TRY(launched(c, err, "h_kernel"));
     for (int s = 0; s < c->nslabs; s++) {
         cuda_slab *sl = &c->slabs[s];
         yee_box part;
         if (!slab_part(sl->box, b, &part))
             continue;
-        cpml_h_kernel<<<box_grid(part), block_x>>>(c->f, c->d, c->media.ch, c->pml[sl->box.axis],
-                                                   sl->box, part, sl->d_psi_h[0], sl->d_psi_h[1]);
+        sh = box_shape(part);
+        cpml_h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->media.ch, c->pml[sl->box.axis],
+                                             sl->box, part, sl->d_psi_h[0], sl->d_psi_h[1]);
         YEE_TRY(launched(c, err, "cpml_h_kernel"));
     }
     return YEE_OK;
@@ -552,35 +587,38 @@ static int cuda_step_e(void *vctx, const yee_box *cells, yee_err *err)
     const yee_box b = cells_box(c, cells);
     if (yee_box_empty(b)) /* a grid dimension of 0 is a launch error */
         return YEE_OK;
-    const unsigned ade_blocks = (unsigned)((c->ndisp + block_x - 1) / block_x);
+    const unsigned ade_blocks = list_blocks(c->ndisp);
     if (c->ndisp) {
-        ade_polarize_kernel<<<ade_blocks, block_x>>>(c->f, c->d, b, c->ndisp, c->d_disp,
-                                                     c->d_pcoef, c->d_pol);
+        ade_polarize_kernel<<<ade_blocks, LIST_BLOCK>>>(c->f, c->d, b, c->ndisp, c->d_disp,
+                                                        c->d_pcoef, c->d_pol);
         YEE_TRY(launched(c, err, "ade_polarize_kernel"));
     }
-    e_kernel<<<box_grid(b), block_x>>>(c->f, c->d, c->lines, c->media, b);
+    launch_dims sh = box_shape(b);
+    e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media, b);
     YEE_TRY(launched(c, err, "e_kernel"));
     for (int s = 0; s < c->nslabs; s++) {
         cuda_slab *sl = &c->slabs[s];
         yee_box part;
         if (!slab_part(sl->box, b, &part))
             continue;
-        cpml_e_kernel<<<box_grid(part), block_x>>>(c->f, c->d, c->media, c->pml[sl->box.axis],
-                                                   sl->box, part, sl->d_psi_e[0], sl->d_psi_e[1]);
+        sh = box_shape(part);
+        cpml_e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->media, c->pml[sl->box.axis],
+                                             sl->box, part, sl->d_psi_e[0], sl->d_psi_e[1]);
         YEE_TRY(launched(c, err, "cpml_e_kernel"));
     }
     if (c->ndisp) {
-        ade_current_kernel<<<ade_blocks, block_x>>>(c->f, c->d, b, c->media, c->ndisp, c->d_disp,
-                                                    c->inv_dt, c->d_pol);
+        ade_current_kernel<<<ade_blocks, LIST_BLOCK>>>(c->f, c->d, b, c->media, c->ndisp,
+                                                       c->d_disp, c->inv_dt, c->d_pol);
         YEE_TRY(launched(c, err, "ade_current_kernel"));
     }
     for (int a = 0; a < 3; a++) {
         if (!c->pec_low[a] || b.lo[a] > 0)
             continue;
-        const int u = (a + 1) % 3, v = (a + 2) % 3;
-        pec_low_kernel<<<dim3((unsigned)((b.hi[u] - b.lo[u] + block_x - 1) / block_x),
-                              (unsigned)(b.hi[v] - b.lo[v])),
-                         block_x>>>(c->f, c->d, a, b);
+        yee_box face = b;
+        face.lo[a] = 0;
+        face.hi[a] = 1;
+        sh = box_shape(face);
+        pec_low_kernel<<<sh.grid, sh.block>>>(c->f, c->d, a, face);
         YEE_TRY(launched(c, err, "pec_low_kernel"));
     }
     return YEE_OK;
@@ -639,8 +677,8 @@ static int cuda_apply_sources(void *vctx, int n, const yee_point_current *src, y
     cuda_ctx *c = (cuda_ctx *)vctx;
     void *d_src;
     YEE_TRY(upload(c, src, (size_t)n * sizeof *src, &d_src, err));
-    sources_kernel<<<(n + 63) / 64, 64>>>(c->f, c->d, c->media, n,
-                                          (const yee_point_current *)d_src);
+    sources_kernel<<<list_blocks(n), LIST_BLOCK>>>(c->f, c->d, c->media, n,
+                                                   (const yee_point_current *)d_src);
     YEE_TRY(launched(c, err, "sources_kernel"));
     return upload_done(c, err);
 }
@@ -669,8 +707,10 @@ static int cuda_dft_accumulate(void *vctx, int id, const double *ph, yee_err *er
     cuda_dft *q = &c->dft[id];
     void *d_ph;
     YEE_TRY(upload(c, ph, 2 * (size_t)q->r.nfreq * sizeof(double), &d_ph, err));
-    dft_kernel<<<cells_grid(q->r.count[0], q->r.count[1], q->r.count[2]), block_x>>>(
-        c->f, c->d, q->r, q->nodes, q->d_re, q->d_im, (const double *)d_ph);
+    const yee_box nodes_box = box_at(q->r.lo, q->r.count);
+    const launch_dims sh = box_shape(nodes_box);
+    dft_kernel<<<sh.grid, sh.block>>>(c->f, c->d, q->r, nodes_box, q->nodes, q->d_re, q->d_im,
+                                      (const double *)d_ph);
     YEE_TRY(launched(c, err, "dft_kernel"));
     return upload_done(c, err);
 }
@@ -717,8 +757,9 @@ static int cuda_copy_start(void *vctx, int comp, const int lo[3], const int coun
         k->cap = n;
     }
     k->len = n;
-    box_kernel<<<cells_grid(count[0], count[1], count[2]), block_x>>>(
-        c->f, c->d, comp, lo[0], lo[1], lo[2], count[0], count[1], k->dev);
+    const yee_box b = box_at(lo, count);
+    const launch_dims sh = box_shape(b);
+    box_kernel<<<sh.grid, sh.block>>>(c->f, c->d, comp, b, k->dev);
     YEE_TRY(launched(c, err, "box_kernel"));
     CUDA_TRY(err, cudaEventRecord(k->gathered, 0));
     CUDA_TRY(err, cudaStreamWaitEvent(c->copy_stream, k->gathered, 0));
@@ -766,12 +807,15 @@ static int cuda_halo(cuda_ctx *c, yee_field_kind kind, int axis, int layer, yee_
     }
     if (!pack && !direct)
         CUDA_TRY(err, cudaMemcpy(dev, buf, count * sizeof(yee_real), cudaMemcpyHostToDevice));
-    halo_kernel<<<dim3((unsigned)((c->d.n[fa] + block_x - 1) / block_x), (unsigned)c->d.n[sa], 2),
-                  block_x>>>(c->f, c->d, (int)kind, axis, layer, fa, sa, dev, pack);
+    const int zero[3] = {0, 0, 0}, n_face[3] = {c->d.n[fa], c->d.n[sa], 2};
+    const yee_box face = box_at(zero, n_face);
+    const launch_dims sh = box_shape(face);
+    halo_kernel<<<sh.grid, sh.block>>>(c->f, c->d, (int)kind, axis, layer, fa, sa, face, dev,
+                                       pack);
     YEE_TRY(launched(c, err, "halo_kernel"));
     if (pack && !direct)
         CUDA_TRY(err, cudaMemcpy(buf, dev, count * sizeof(yee_real), cudaMemcpyDeviceToHost));
-    else if (pack)
+    else if (direct) /* MPI reads a packed buffer next; an unpacked one receives the next message */
         CUDA_TRY(err, cudaStreamSynchronize(0));
     return YEE_OK;
 }
@@ -831,7 +875,7 @@ static int cuda_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, 
         c->sample_cap = n;
     }
     CUDA_TRY(err, cudaMemcpy(c->d_samples, pts, (size_t)n * sizeof *pts, cudaMemcpyHostToDevice));
-    gather_kernel<<<(n + 63) / 64, 64>>>(c->f, c->d, n, c->d_samples, c->d_values);
+    gather_kernel<<<list_blocks(n), LIST_BLOCK>>>(c->f, c->d, n, c->d_samples, c->d_values);
     YEE_TRY(launched(c, err, "gather_kernel"));
     CUDA_TRY(err, cudaMemcpy(out, c->d_values, (size_t)n * sizeof *out, cudaMemcpyDeviceToHost));
     return YEE_OK;
@@ -843,8 +887,9 @@ static int cuda_download(void *vctx, int comp, const int lo[3], const int count[
     cuda_ctx *c = (cuda_ctx *)vctx;
     const size_t n = (size_t)count[0] * count[1] * count[2];
     YEE_TRY(ensure(c, (void **)&c->d_stage, &c->stage_cap, n * sizeof(yee_real), err));
-    box_kernel<<<cells_grid(count[0], count[1], count[2]), block_x>>>(
-        c->f, c->d, comp, lo[0], lo[1], lo[2], count[0], count[1], c->d_stage);
+    const yee_box b = box_at(lo, count);
+    const launch_dims sh = box_shape(b);
+    box_kernel<<<sh.grid, sh.block>>>(c->f, c->d, comp, b, c->d_stage);
     YEE_TRY(launched(c, err, "box_kernel"));
     CUDA_TRY(err, cudaMemcpy(out, c->d_stage, n * sizeof(yee_real), cudaMemcpyDeviceToHost));
     return YEE_OK;
@@ -855,8 +900,9 @@ static int cuda_norms(void *vctx, yee_norms *out, yee_err *err)
     cuda_ctx *c = (cuda_ctx *)vctx;
     CUDA_TRY(err, cudaMemset(c->d_norm, 0, 2 * sizeof(double)));
     CUDA_TRY(err, cudaMemset(c->d_bad, 0xff, sizeof(unsigned long long)));
-    norms_kernel<<<cells_grid(c->d.n[0], c->d.n[1], c->d.n[2]), block_x>>>(c->f, c->d, c->d_norm,
-                                                                            c->d_bad);
+    const int64_t cells = (int64_t)c->d.n[0] * c->d.n[1] * c->d.n[2];
+    norms_kernel<<<list_blocks_of(cells, NORMS_BLOCK), NORMS_BLOCK>>>(c->f, c->d, cells,
+                                                                       c->d_norm, c->d_bad);
     YEE_TRY(launched(c, err, "norms_kernel"));
     double sums[2];
     unsigned long long bad;
