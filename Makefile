@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 OUT ?= out
 
-.PHONY: all deps configure build run test test-asan test-valgrind clean
+.PHONY: all deps configure build run test test-emulated test-asan test-valgrind clean
 
 all: build
 
@@ -26,19 +26,30 @@ run: build
 	/usr/bin/python3 postproc/plot_spectrum.py $(OUT)/dipole.h5 --probe far --out $(OUT)/dipole_spectrum.png
 	/usr/bin/python3 postproc/plot_snapshot.py $(OUT)/dipole.h5 --monitor xy --step 140 --percentile 99 --out $(OUT)/dipole_xy.png
 
-test: build
+# Every test of the main build (where no GPU is present its `gpu` tests skip), then the `gpu` tests
+# again against the CUDA backend emulated on the CPU (-DYEE_CUDA=EMULATE, kernels/cuda/emu), where
+# none skips: the real .cu code runs in every CI run.
+test: build test-emulated
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# AddressSanitizer + UBSan build of the CPU solver; runs the unit, deck and output tests and the
-# cavity validation. Leak detection is off here: LeakSanitizer's stop-the-world tracer crashes
-# on Open MPI's threads; leaks are checked by the fuzzer (no MPI) and by valgrind (tests/valgrind).
+EMU_BUILD ?= build-emu
+test-emulated: deps
+	cmake -S . -B $(EMU_BUILD) -DYEE_CUDA=EMULATE $(CMAKE_ARGS)
+	cmake --build $(EMU_BUILD) -j $(JOBS)
+	cd $(EMU_BUILD) && ctest --output-on-failure -j $(JOBS) -L gpu
+
+# AddressSanitizer + UBSan build of the solver with the emulated CUDA backend; runs the unit, deck
+# and output tests, the `gpu` tests once (eager: every deck on both backends, the op-by-op
+# comparison, CUDA ranks) and the cavity validation. Leak detection is off here: LeakSanitizer's
+# stop-the-world tracer crashes on Open MPI's threads; leaks are checked by the fuzzer (no MPI)
+# and by valgrind (tests/valgrind).
 ASAN_BUILD ?= build-asan
-ASAN_TESTS ?= unit|deck
+ASAN_TESTS ?= unit|deck|gpu
 test-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DYEE_SANITIZE=ON -DYEE_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(ASAN_BUILD) -DYEE_SANITIZE=ON -DYEE_CUDA=EMULATE -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS) -L "$(ASAN_TESTS)" -E "fuzz|valgrind"
+	  ctest --output-on-failure -j $(JOBS) -L "$(ASAN_TESTS)" -E "fuzz|valgrind|deferred"
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -R "validation_cavity"
 
 # valgrind memcheck on one small run (a build without -march=native: valgrind does not decode
@@ -50,4 +61,4 @@ test-valgrind: deps
 	sh tests/valgrind.sh $(VG_BUILD)/yee inputs/dipole.cfg $(VG_BUILD)/valgrind-dipole
 
 clean:
-	rm -rf $(BUILD) $(OUT) $(ASAN_BUILD) $(VG_BUILD)
+	rm -rf $(BUILD) $(OUT) $(EMU_BUILD) $(ASAN_BUILD) $(VG_BUILD)

@@ -31,6 +31,15 @@ const yee_backend_ops *yee_backend_find(const char *name)
     return NULL;
 }
 
+int yee_backend_cuda_emulated(void)
+{
+#ifdef YEE_CUDA_EMULATED
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 #ifndef YEE_HAVE_CUDA
 int yee_backend_cuda_devices(void)
 {

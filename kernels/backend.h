@@ -198,6 +198,10 @@ size_t yee_host_memory_available(void);
 /* Number of usable CUDA devices (0 when the CUDA backend is not built or finds none). */
 int yee_backend_cuda_devices(void);
 
+/* 1 when the CUDA backend is the emulated build (-DYEE_CUDA=EMULATE: the .cu code runs on the
+ * CPU, for tests): it answers --backend cuda, but `auto` and `bench --backend all` pass it by. */
+int yee_backend_cuda_emulated(void);
+
 /* Name (with compute capability), total and free memory of CUDA device dev (free is 0 unless dev
  * is the current device). YEE_ERR_CUDA when there is no such device or no CUDA backend. */
 int yee_backend_cuda_device_info(int dev, char *name, size_t cap, size_t *total,

@@ -170,7 +170,8 @@ int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
     int nb = 0;
     if (strcmp(opt->backend, "all") == 0) {
         names[nb++] = "cpu";
-        if (yee_backend_find("cuda") && yee_backend_cuda_devices() > 0)
+        if (yee_backend_find("cuda") && !yee_backend_cuda_emulated() &&
+            yee_backend_cuda_devices() > 0)
             names[nb++] = "cuda";
     } else {
         const yee_backend_ops *be = NULL;

@@ -371,8 +371,11 @@ static int cmd_run(int argc, char **argv)
         if (!c.quiet && rank0()) {
             char mem[32];
             human_bytes((double)stats.backend_bytes, mem, sizeof mem);
-            printf("done: %ld steps in %.2f s, %.1f Mcells/s, %s; wrote %s\n", stats.steps,
-                   stats.seconds, stats.mcells_per_s, mem, stats.h5_path);
+            const int emulated = strcmp(stats.backend, "cuda") == 0 && yee_backend_cuda_emulated();
+            printf("done: %ld steps in %.2f s on %s%s, %.1f Mcells/s, %s; wrote %s\n",
+                   stats.steps, stats.seconds, stats.backend,
+                   emulated ? " (emulated on the CPU)" : "", stats.mcells_per_s, mem,
+                   stats.h5_path);
             if (stats.paired_steps > 0)
                 printf("%ld of the steps ran two at a time (nothing was due between them)\n",
                        stats.paired_steps);
@@ -474,7 +477,9 @@ static int cmd_info(void)
     printf("precision   %s (%zu bytes per field value)\n", YEE_REAL_NAME, sizeof(yee_real));
     printf("openmp      %d threads (OMP_NUM_THREADS)\n", omp_get_max_threads());
     printf("mpi         %s\n", mpi);
-    printf("backends    cpu%s\n", yee_backend_find("cuda") ? ", cuda" : "");
+    printf("backends    cpu%s\n", !yee_backend_find("cuda")       ? ""
+                                  : yee_backend_cuda_emulated() ? ", cuda (emulated on the CPU)"
+                                                                : ", cuda");
     if (yee_backend_find("cuda")) {
         const int ndev = yee_backend_cuda_devices();
         printf("cuda        %d device(s)\n", ndev);

@@ -120,7 +120,8 @@ int yee_backend_pick(const char *name, const yee_backend_ops **out, yee_err *err
     *out = NULL;
     if (!name || strcmp(name, "auto") == 0) {
         const yee_backend_ops *cuda = yee_backend_find("cuda");
-        *out = (cuda && yee_backend_cuda_devices() > 0) ? cuda : &yee_backend_cpu;
+        const int real_gpu = cuda && !yee_backend_cuda_emulated() && yee_backend_cuda_devices() > 0;
+        *out = real_gpu ? cuda : &yee_backend_cpu;
         return YEE_OK;
     }
     if (strcmp(name, "cuda") == 0) {
@@ -1154,6 +1155,7 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
         stats->backend_bytes = s->be->bytes(s->ctx);
         yee_halo_get_stats(s->halo, &stats->halo);
         stats->paired_steps = s->paired_steps;
+        stats->backend = s->be->name;
         snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
     }
     return YEE_OK;

@@ -52,6 +52,7 @@ typedef struct yee_run_stats {
     char checkpoint[YEE_PATH_LEN + YEE_NAME_LEN + 8]; /* its manifest */
     yee_halo_stats halo;   /* this rank's exchange: mode, time waited, bytes per step */
     long paired_steps;     /* steps taken two at a time (step_pair, temporal blocking) */
+    const char *backend;   /* the backend that ran ("cpu", "cuda"; static storage) */
 } yee_run_stats;
 
 /* Set up the backend, sources and monitors for cfg (which must outlive the sim) and create the

@@ -16,3 +16,9 @@ yee_add_test(NAME unit_dft_decimation LABELS unit TIMEOUT 120
 add_executable(yee_test_step_pair ${CMAKE_CURRENT_LIST_DIR}/unit/step_pair.c)
 target_link_libraries(yee_test_step_pair PRIVATE yee_solver)
 yee_add_test(NAME unit_step_pair LABELS unit TIMEOUT 60 COMMAND yee_test_step_pair)
+
+# The CUDA backend's thread blocks are legal launches that cover their box without more than
+# twice the threads it has cells (kernels/cuda/launch_shape.h; host arithmetic, every build).
+add_executable(yee_test_launch_shape ${CMAKE_CURRENT_LIST_DIR}/unit/launch_shape.c)
+target_link_libraries(yee_test_launch_shape PRIVATE yee_common)
+yee_add_test(NAME unit_launch_shape LABELS unit TIMEOUT 60 COMMAND yee_test_launch_shape)

@@ -2,8 +2,13 @@
 # The one device check of yee (issue 3), for a machine with an NVIDIA GPU, run from the repo root:
 #   bash validation/gpu_check.sh
 # 1. builds yee with the CUDA backend for this GPU (Release, float);
-# 2. runs the `gpu` tests: CPU vs CUDA parity on the example, cavity, CPML and all-boundaries
-#    decks (bound in tests/gpu/parity.c);
+# 2. runs the `gpu` tests (those the emulated build runs in CI, now on the device): every op of
+#    kernels/backend.h against the CPU backend, every example and validation deck bit for bit,
+#    parity after 500 steps, checkpoints, and CUDA ranks with host and device halo buffers;
+# 2b. runs compute-sanitizer (memcheck, racecheck, synccheck) over the op-by-op test and short runs
+#    of decks that use every kernel (CPML, PEC, periodic, dispersive, one cell wide, TFSF, DFT,
+#    snapshots, two MPI ranks): what the emulation cannot see (device faults, races inside a
+#    kernel, illegal barriers) (docs/design.md "The CUDA emulation");
 # 3. runs the validation cases with the default backend (auto = CUDA here), so the physics
 #    checks of docs/validation.md also hold on the GPU;
 # 4. prints `yee info` and `yee bench` for both backends, including the device's measured copy
@@ -55,9 +60,55 @@ if [ $rc -ne 0 ]; then
 fi
 ./build-gpu/yee info
 
-stamp "gpu tests (CPU vs CUDA parity)"
-(cd build-gpu && ctest -L gpu --output-on-failure --timeout 300 2>&1 | grep -E "PASS|FAIL|SKIP|tests passed|Failed|Skipped")
+stamp "gpu tests (every op and deck against the CPU backend, parity, checkpoints, CUDA ranks)"
+# the _deferred variants differ from the others only in the emulated build
+(cd build-gpu && ctest -L gpu -E _deferred -j 4 --output-on-failure --timeout 300 2>&1 |
+    grep -E "^(PASS|FAIL|SKIP)|tests passed|Failed|Skipped|\*\*\*")
 gpu_rc=${PIPESTATUS[0]}
+
+stamp "compute-sanitizer over the op-by-op test and short deck runs"
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/compute-sanitizer/compute-sanitizer)
+if [ -x "$san" ]; then
+    short=(--quiet --backend cuda)
+    checked() { # LABEL COMMAND...: a line per run; a failure sets san_rc
+        local label=$1
+        shift
+        local out
+        out=$(timeout 240 "$@" 2>&1)
+        local rc=$?
+        if [ $rc -eq 0 ]; then
+            echo "PASS compute-sanitizer $label"
+        else
+            echo "FAIL compute-sanitizer $label (exit $rc)"
+            echo "$out" | grep -E "=========|rror" | head -20
+            san_rc=1
+        fi
+    }
+    sanitize() { # TOOL LABEL COMMAND...
+        local tool=$1 label=$2
+        shift 2
+        checked "$tool: $label" "$san" --tool "$tool" --error-exitcode 9 "$@"
+    }
+    san_rc=0
+    rm -rf build-gpu/sanitize
+    for tool in memcheck racecheck synccheck; do
+        sanitize $tool "op-by-op test" ./build-gpu/tests/yee_test_gpu_ops
+    done
+    # box.cfg is 120 steps long; the others, given as a time in fs, are cut to a few hundred steps
+    sanitize memcheck tests/mpi/box.cfg ./build-gpu/yee run tests/mpi/box.cfg "${short[@]}" \
+        --out build-gpu/sanitize/box
+    for deck in validation/drude/drude.cfg validation/tfsf/tfsf.cfg \
+                validation/slab/slab_flux.cfg inputs/dipole.cfg; do
+        sanitize memcheck "$deck" ./build-gpu/yee run "$deck" "${short[@]}" \
+            --set simulation.time=10 --out build-gpu/sanitize/"$(basename "$deck" .cfg)"
+    done
+    checked "memcheck: tests/mpi/box.cfg on 2 ranks" mpirun --oversubscribe --allow-run-as-root \
+        -np 2 "$san" --tool memcheck --error-exitcode 9 ./build-gpu/yee run tests/mpi/box.cfg \
+        "${short[@]}" --ranks 2x1x1 --out build-gpu/sanitize/mpi
+    [ $san_rc -ne 0 ] && gpu_rc=1
+else
+    echo "gpu_check: compute-sanitizer not found (looked on PATH and in /usr/local/cuda)"
+fi
 
 stamp "validation cases on the default backend (auto: CUDA)"
 (cd build-gpu && ctest -L validation -j 4 --output-on-failure --timeout 300 2>&1 | grep -E "^PASS|^FAIL|tests passed|Failed")

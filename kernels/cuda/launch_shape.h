@@ -32,11 +32,12 @@ static inline unsigned yee_shape_ceil_div(unsigned a, unsigned b)
 static inline yee_launch_shape yee_launch_shape_for(const int count[3])
 {
     yee_launch_shape s;
-    const unsigned T = YEE_BLOCK_THREADS;
-    unsigned left = T;
+    const unsigned max_block[3] = {1024, 1024, 64}; /* CUDA's limits per block axis */
+    unsigned left = YEE_BLOCK_THREADS;
     for (int a = 0; a < 3; a++) {
         const unsigned n = count[a] > 0 ? (unsigned)count[a] : 1u;
-        unsigned b = n < left ? n : left;
+        const unsigned cap = left < max_block[a] ? left : max_block[a];
+        unsigned b = n < cap ? n : cap;
         if (b == 0)
             b = 1;
         /* the same number of blocks, each as small as covers n: no mostly empty last block */

@@ -49,11 +49,15 @@ struct kernel_fault {
     std::string what;
 };
 
+/* f relative to the project root (kernels/cuda/backend_cuda.cu), as the build names it. */
 const char *short_file(const char *f)
 {
-    /* from the project root on: kernels/cuda/backend_cuda.cu */
-    const char *k = f ? strstr(f, "kernels/") : nullptr;
-    return k ? k : (f ? f : "?");
+#ifdef YEE_SOURCE_DIR
+    const size_t n = strlen(YEE_SOURCE_DIR);
+    if (f && strncmp(f, YEE_SOURCE_DIR, n) == 0 && f[n] == '/')
+        return f + n + 1;
+#endif
+    return f ? f : "?";
 }
 
 void diag(site at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -114,7 +118,7 @@ namespace {
 struct runtime {
     std::map<uintptr_t, allocation> allocs; /* by base address */
     CUstream_st legacy;                      /* stream 0 */
-    std::vector<CUstream_st *> blocking;     /* created streams without cudaStreamNonBlocking */
+    std::vector<CUstream_st *> streams;      /* every created stream (flags: blocking or not) */
     cudaError_t last = cudaSuccess, sticky = cudaSuccess;
     bool deferred = false, stats = false;
     std::map<std::string, kernel_stats> kstats;
@@ -233,10 +237,11 @@ void complete_stream(CUstream_st *s)
         complete(s->last);
 }
 
+/* Everything queued on every stream, as cudaDeviceSynchronize waits for. */
 void complete_all()
 {
     complete_stream(&rt().legacy);
-    for (CUstream_st *s : rt().blocking)
+    for (CUstream_st *s : rt().streams)
         complete_stream(s);
 }
 
@@ -251,8 +256,8 @@ op_ptr enqueue(cudaStream_t sh, std::function<void()> fn, op_ptr extra = nullptr
     o->run = std::move(fn);
     auto pending = [](const op_ptr &p) { return p && !p->done; };
     if (s->legacy) {
-        for (CUstream_st *b : rt().blocking)
-            if (pending(b->last))
+        for (CUstream_st *b : rt().streams)
+            if (!(b->flags & cudaStreamNonBlocking) && pending(b->last))
                 o->deps.push_back(b->last);
     } else if (!(s->flags & cudaStreamNonBlocking) && pending(rt().legacy.last)) {
         o->deps.push_back(rt().legacy.last);
@@ -671,41 +676,41 @@ void submit_launch(grid_job job, cudaStream_t s, bool args_ok)
 
 using namespace yee_emu;
 
+/* The codes the emulation returns, with CUDA's names and messages. */
+static const struct {
+    cudaError_t code;
+    const char *name, *text;
+} error_table[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered (emulated)"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure (emulated)"},
+};
+
 const char *cudaGetErrorName(cudaError_t e)
 {
-    switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    }
+    for (const auto &t : error_table)
+        if (t.code == e)
+            return t.name;
     return "cudaErrorUnknown";
 }
 
 const char *cudaGetErrorString(cudaError_t e)
 {
-    switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered (emulated)";
-    case cudaErrorLaunchFailure: return "unspecified launch failure (emulated)";
-    }
+    for (const auto &t : error_table)
+        if (t.code == e)
+            return t.text;
     return "unknown error";
 }
 
@@ -925,8 +930,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags, const
 {
     CUstream_st *st = new CUstream_st;
     st->flags = flags;
-    if (!(flags & cudaStreamNonBlocking))
-        rt().blocking.push_back(st);
+    rt().streams.push_back(st);
     *s = st;
     return cudaSuccess;
 }
@@ -944,8 +948,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t s, const char *file, int line)
     }
     /* its queued work still runs (ops of other streams may wait for it): complete it now */
     complete_stream(s);
-    auto &b = rt().blocking;
-    b.erase(std::remove(b.begin(), b.end(), s), b.end());
+    auto &all = rt().streams;
+    all.erase(std::remove(all.begin(), all.end(), s), all.end());
     delete s;
     return cudaSuccess;
 }
