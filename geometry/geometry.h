@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 
 #ifdef __cplusplus
 extern "C" {

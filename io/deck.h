@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 
 #ifdef __cplusplus
 extern "C" {

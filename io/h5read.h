@@ -10,7 +10,7 @@
 
 #include "common/yee_err.h"
 #include "common/yee_real.h"
-#include "io/config.h"
+#include "model/config.h"
 
 #ifdef __cplusplus
 extern "C" {

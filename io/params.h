@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -14,6 +14,7 @@
 #define YEE_KERNELS_CELL_H
 
 #include "kernels/yee_hd.h"
+#include "model/components.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,6 +62,12 @@ typedef struct yee_cpml_axis {
     const yee_real *be, *ae;
     const yee_real *bh, *ah;
 } yee_cpml_axis;
+
+/* The array of component comp (YEE_EX..YEE_HZ). */
+YEE_HD yee_real *yee_component_array(yee_fields f, int comp)
+{
+    return YEE_IS_ELECTRIC(comp) ? f.e[comp] : f.h[comp - YEE_HX];
+}
 
 /* Linear index of cell (i,j,k); 64-bit because a 1300^3 grid exceeds 2^31 entries. */
 YEE_HD int64_t yee_idx(yee_dims d, int i, int j, int k)
@@ -249,7 +256,7 @@ YEE_HD void yee_add_mcurrent(yee_fields f, yee_real ch, int comp, int64_t c, yee
 YEE_HD double yee_dft_sample(yee_fields f, yee_dims d, int comp, int avg_axis, int i, int j,
                              int k)
 {
-    const yee_real *a = comp < 3 ? f.e[comp] : f.h[comp - 3];
+    const yee_real *a = yee_component_array(f, comp);
     const int64_t c = yee_idx(d, i, j, k);
     if (avg_axis < 0)
         return (double)a[c];

@@ -15,7 +15,7 @@
 
 #include "postproc/resonances.h"
 
-#include "io/config.h"
+#include "model/config.h"
 #include "io/h5read.h"
 #include "postproc/harminv_modes.h"
 

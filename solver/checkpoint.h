@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 
 /* What a checkpoint must share with the run that continues it (the manifest holds all of it). */
 typedef struct yee_ckpt_id {

@@ -26,7 +26,7 @@
 #include <mpi.h>
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 #include "io/h5out.h"
 #include "kernels/backend.h"
 

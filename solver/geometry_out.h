@@ -6,7 +6,7 @@
 #define YEE_SOLVER_GEOMETRY_OUT_H
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 #include "io/h5out.h"
 #include "solver/grid.h"
 

@@ -8,7 +8,7 @@
 
 #include "common/yee_err.h"
 #include "geometry/geometry.h"
-#include "io/config.h"
+#include "model/config.h"
 #include "kernels/backend.h"
 
 typedef struct yee_grid {

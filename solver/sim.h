@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 #include "kernels/backend.h"
 #include "solver/halo.h"
 

@@ -5,7 +5,7 @@
 #ifndef YEE_SOLVER_SOURCE_H
 #define YEE_SOLVER_SOURCE_H
 
-#include "io/config.h"
+#include "model/config.h"
 
 /* Value of the current moment I*l(t) at time t (c-units):
  *   gaussian: A sin(2 pi f (t - t0)) exp(-(t - t0)^2 / (2 s^2)),  s = 1 / (2 pi fwidth)

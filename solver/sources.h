@@ -14,7 +14,7 @@
 #define YEE_SOLVER_SOURCES_H
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 #include "kernels/backend.h"
 
 typedef struct yee_sources yee_sources;

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/config.h"
+#include "model/config.h"
 #include "io/deck.h"
 #include "io/h5read.h"
 #include "io/params.h"

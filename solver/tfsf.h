@@ -26,7 +26,7 @@
 #define YEE_SOLVER_TFSF_H
 
 #include "common/yee_err.h"
-#include "io/config.h"
+#include "model/config.h"
 #include "kernels/backend.h"
 
 typedef struct yee_tfsf yee_tfsf;

@@ -729,7 +729,7 @@ static void pair_rows(const cpu_ctx *c, const pair_src *b, int k, int j0, int j1
     for (int q = b->samp ? b->samp_start[k] : 0; b->samp && q < b->samp_start[k + 1]; q++) {
         const yee_sample *p = &b->samp[b->samp_order[q]];
         if (p->j >= j0 && p->j < j1) {
-            const yee_real *a = p->comp < 3 ? c->f.e[p->comp] : c->f.h[p->comp - 3];
+            const yee_real *a = yee_component_array(c->f, p->comp);
             b->samp_out[b->samp_order[q]] = a[yee_idx(c->d, p->i, p->j, p->k)];
         }
     }
@@ -998,17 +998,12 @@ static void cpu_halo_free(void *vctx, void *buf)
     free(buf);
 }
 
-static const yee_real *component_array(const cpu_ctx *c, int comp)
-{
-    return comp < 3 ? c->f.e[comp] : c->f.h[comp - 3];
-}
-
 static int cpu_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     flush_h(c);
     for (int s = 0; s < n; s++)
-        out[s] = component_array(c, pts[s].comp)[yee_idx(c->d, pts[s].i, pts[s].j, pts[s].k)];
+        out[s] = yee_component_array(c->f, pts[s].comp)[yee_idx(c->d, pts[s].i, pts[s].j, pts[s].k)];
     return YEE_OK;
 }
 
@@ -1017,7 +1012,7 @@ static int cpu_download(void *vctx, int comp, const int lo[3], const int count[3
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     flush_h(c);
-    const yee_real *a = component_array(c, comp);
+    const yee_real *a = yee_component_array(c->f, comp);
     for (int k = 0; k < count[2]; k++)
         for (int j = 0; j < count[1]; j++)
             memcpy(out + ((int64_t)k * count[1] + j) * count[0],
@@ -1054,7 +1049,7 @@ static int cpu_norms(void *vctx, yee_norms *out, yee_err *err)
             for (int j = 0; j < d.n[1]; j++)
                 for (int i = 0; i < d.n[0]; i++)
                     for (int comp = 0; comp < 6; comp++)
-                        if (!isfinite(component_array(c, comp)[yee_idx(d, i, j, k)])) {
+                        if (!isfinite(yee_component_array(c->f, comp)[yee_idx(d, i, j, k)])) {
                             out->bad_comp = comp;
                             out->bad_i = i;
                             out->bad_j = j;

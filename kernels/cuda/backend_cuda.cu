@@ -209,11 +209,6 @@ __global__ void dft_kernel(yee_fields f, yee_dims d, yee_dft_region r, yee_box n
     yee_dft_add(re, im, node, nodes, r.nfreq, ph, v);
 }
 
-__device__ yee_real *component_ptr(yee_fields f, int comp)
-{
-    return comp < 3 ? f.e[comp] : f.h[comp - 3];
-}
-
 /* Face layer of `axis` at `layer`; fa < sa are the other axes, fa fastest (see cpu_halo). The
  * threads cover the box {n_fa, n_sa, 2}: position s along fa, t along sa, and which of the two
  * tangential components q. */
@@ -244,7 +239,7 @@ __global__ void gather_kernel(yee_fields f, yee_dims d, int n, const yee_sample 
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= n)
         return;
-    out[s] = component_ptr(f, pts[s].comp)[yee_idx(d, pts[s].i, pts[s].j, pts[s].k)];
+    out[s] = yee_component_array(f, pts[s].comp)[yee_idx(d, pts[s].i, pts[s].j, pts[s].k)];
 }
 
 /* Component comp on box b into out (x fastest, relative to b.lo). */
@@ -255,7 +250,7 @@ __global__ void box_kernel(yee_fields f, yee_dims d, int comp, yee_box b, yee_re
         return;
     const int64_t c0 = b.hi[0] - b.lo[0], c1 = b.hi[1] - b.lo[1];
     out[((int64_t)(k - b.lo[2]) * c1 + (j - b.lo[1])) * c0 + (i - b.lo[0])] =
-        component_ptr(f, comp)[yee_idx(d, i, j, k)];
+        yee_component_array(f, comp)[yee_idx(d, i, j, k)];
 }
 
 /* Sums of squares over the interior, one thread per cell in linear order (blocks of whole warps:

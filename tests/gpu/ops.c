@@ -18,7 +18,7 @@
 #include "kernels/backend.h"
 
 enum { CPU = 0, CUDA = 1 };
-/* Components as backend.h numbers them (io/config.h's YEE_EX..YEE_HZ; not linked here). */
+/* Components as backend.h numbers them (model/config.h YEE_EX..YEE_HZ). */
 enum { C_EX = 0, C_EY, C_EZ, C_HX, C_HY, C_HZ };
 
 static const char *const backend_name[2] = {"cpu", "cuda"};

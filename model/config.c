@@ -1,4 +1,4 @@
-/* io/config.c -- helpers on the plain yee_config description (names, freeing). */
+/* model/config.c -- helpers on the plain yee_config description (names, freeing). */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* io/config.h -- the validated simulation description: what io/deck.c produces from a deck and
+/* model/config.h -- the validated simulation description: what io/deck.c produces from a deck and
  * what solver/ consumes. Plain data, no libconfig or HDF5 types, so the solver never sees them.
  *
  * Units (docs/units.md): lengths in micrometres; times in "c-units" (1 = 1 um / c = 3.33564 fs);
@@ -7,10 +7,12 @@
  * Every entry that came from the deck keeps its deck line in a *_line field (0 when defaulted) so
  * later stages can still report "file:line" for errors found after parsing (e.g. geometry).
  */
-#ifndef YEE_IO_CONFIG_H
-#define YEE_IO_CONFIG_H
+#ifndef YEE_MODEL_CONFIG_H
+#define YEE_MODEL_CONFIG_H
 
 #include <stdint.h>
+
+#include "model/components.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,10 +28,6 @@ extern "C" {
 #define YEE_NAME_LEN 64
 #define YEE_PATH_LEN 1024
 
-/* Field components, in the order used everywhere (arrays, bit masks, HDF5 names). */
-typedef enum yee_component {
-    YEE_EX = 0, YEE_EY, YEE_EZ, YEE_HX, YEE_HY, YEE_HZ, YEE_NCOMP
-} yee_component;
 
 /* Boundary condition of one face. A CPML face is backed by PEC at its outer wall. */
 typedef enum yee_boundary {
@@ -211,12 +209,6 @@ typedef struct yee_config {
     long checkpoint_interval;
     char checkpoint_dir[YEE_PATH_LEN];
 } yee_config;
-
-/* Name of a component ("Ex", ...); NULL for an invalid value. */
-const char *yee_component_name(int c);
-
-/* Parse "Ex".."Hz" (case-insensitive); returns the component or -1. */
-int yee_component_parse(const char *s);
 
 /* Axis-aligned bounding box [lo, hi] (um) of one copy of a shape, lattice offsets excluded:
  * tight for boxes, voxel blocks, spheres, ellipsoids and prisms (the vertices' extent), exact for
