@@ -2,7 +2,7 @@
  *
  * Errors are values: a function that can fail returns a yee_status (YEE_OK == 0, failures < 0)
  * and writes a human-readable message into a caller-owned yee_err. Nothing below main() exits.
- * Deck errors are formatted by io/deck.c as "file:line: error: key: what (got X)"; other errors
+ * Deck errors are formatted by io/deck_reader.c as "file:line: error: key: what (got X)"; other errors
  * carry the C source location of the failure, as llm.c does, but return instead of aborting.
  */
 #ifndef YEE_COMMON_ERR_H

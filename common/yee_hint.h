@@ -1,5 +1,5 @@
-/* common/yee_hint.h -- "did you mean" hints: the deck reader (io/deck.c) and the sweep reader
- * (io/params.c) suggest the nearest known word for a misspelled key, choice or name. */
+/* common/yee_hint.h -- "did you mean" hints: the deck reader (io/deck_reader.c, also for the
+ * sweep section) suggests the nearest known word for a misspelled key, choice or name. */
 #ifndef YEE_COMMON_HINT_H
 #define YEE_COMMON_HINT_H
 

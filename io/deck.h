@@ -5,8 +5,10 @@
  * reported, not only the first, one per line, formatted like a compiler diagnostic:
  *   dipole.cfg:14: error: sources[0].wavelength: must be > 0 (got -1)
  * Values given with --set are reported as `--set sources[0].wavelength=-1: error: ...`.
- * The deck schema (every key, type, unit, default, range) is a table in io/deck.c; docs/deck.md
- * documents the same keys and a test keeps the two in sync.
+ * The deck schema (every key, type, unit, default, range) is one table, io/deck_schema.c, which
+ * the sweep reader (io/params.h) shares; docs/deck.md documents the same keys and a test keeps
+ * the two in sync. The reading itself is io/deck_reader.h (typed getters, errors), io/deck_set.h
+ * (--set) and the section loaders of io/deck_sections.h.
  * This module is one of the two includers of libconfig.h; its header exposes none of it.
  */
 #ifndef YEE_IO_DECK_H

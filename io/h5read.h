@@ -81,7 +81,7 @@ void yee_snapshot_meta_free(yee_snapshot_meta *m);
 int yee_h5_snapshot_frame(yee_h5_reader *r, const char *monitor, const char *comp, long frame,
                           yee_real *data, yee_err *err);
 
-/* ---- voxel data of a deck's geometry (io/deck.c) ---- */
+/* ---- voxel data of a deck's geometry (io/deck_voxels.c) ---- */
 
 /* A whole 3-D dataset, stored (nz, ny, nx) with x fastest as every yee array. */
 typedef struct yee_h5_array3 {

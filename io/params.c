@@ -5,13 +5,14 @@
  * serves three uses: finding the `sweep = { ... }` group at the top level (to parse it alone and
  * to blank it in job decks), finding ${...} placeholders outside comments, and finding @include
  * paths. The sweep group is parsed by libconfig on its own (the rest of a sweep deck is not valid
- * libconfig until it is resolved) and read as strictly as io/deck.c reads a deck.
+ * libconfig until it is resolved) and read with the deck reader (io/deck_reader.h) against the
+ * one key table (io/deck_schema.h), as io/deck.c reads the rest of a deck.
  * Nothing here runs a job or reads an output file.
  */
 #include "io/params.h"
 
 #include "common/yee_hint.h"
-#include "io/cfgval.h"
+#include "io/deck_reader.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---------------------------------------------------------------------------------------------
  * Lexical classes of the deck text
@@ -146,104 +146,10 @@ int yee_params_has_placeholder(const char *text, int *line)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Diagnostics
+ * Checks of the sweep's own values (the reader checks types, ranges and choices)
  * ------------------------------------------------------------------------------------------- */
 
-#define MAX_DIAG 20
-
-typedef struct pctx {
-    const char *path;
-    yee_err *err;
-    int nerr;
-} pctx;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void perror_at(pctx *c, int line, const char *key, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (c->nerr < MAX_DIAG) {
-        if (key)
-            yee_err_append(c->err, "%s:%d: error: %s: %s", c->path, line, key, what);
-        else
-            yee_err_append(c->err, "%s:%d: error: %s", c->path, line, what);
-    } else if (c->nerr == MAX_DIAG) {
-        yee_err_append(c->err, "%s: error: more errors not shown", c->path);
-    }
-    c->nerr++;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * The sweep section's keys (io/deck.c's schema documents the same ones; a test compares them)
- * ------------------------------------------------------------------------------------------- */
-
-static const char *const sweep_keys[] = {
-    "sweep", "sweep.mode", "sweep.parameters", "sweep.parameters[].name",
-    "sweep.parameters[].values", "sweep.parameters[].range", "sweep.results",
-    "sweep.results[].name", "sweep.results[].flux", "sweep.results[].frequency",
-    "sweep.results[].wavelength", "sweep.results[].resonance", "sweep.results[].what",
-    "sweep.results[].component", "sweep.results[].fmin", "sweep.results[].fmax",
-    "sweep.results[].start", "sweep.slurm", "sweep.slurm.time", "sweep.slurm.partition",
-    "sweep.slurm.account", "sweep.slurm.memory", "sweep.slurm.gpus", "sweep.slurm.cpus",
-    "sweep.slurm.setup", NULL};
-
-const char *yee_sweep_key(int i)
-{
-    if (i < 0 || i >= (int)(sizeof sweep_keys / sizeof sweep_keys[0]))
-        return NULL;
-    return sweep_keys[i];
-}
-
-/* Reports members of group g (schema path pat, user key `key`) that the table does not know. */
-static void check_unknown(pctx *c, const config_setting_t *g, const char *pat, const char *key)
-{
-    int n = config_setting_length(g);
-    size_t plen = strlen(pat);
-    for (int i = 0; i < n; i++) {
-        const config_setting_t *m = config_setting_get_elem(g, (unsigned)i);
-        const char *name = config_setting_name(m);
-        if (!name)
-            continue;
-        const char *best = NULL;
-        int bestd = 99, known = 0;
-        for (int k = 0; sweep_keys[k]; k++) {
-            const char *p = sweep_keys[k];
-            if (strncmp(p, pat, plen) != 0 || p[plen] != '.' || strchr(p + plen + 1, '.'))
-                continue;
-            const char *leaf = p + plen + 1;
-            if (strcmp(leaf, name) == 0)
-                known = 1;
-            int d = yee_edit_distance(name, leaf);
-            if (d < bestd && yee_close_enough(name, leaf, d))
-                bestd = d, best = leaf;
-        }
-        if (known)
-            continue;
-        char full[160];
-        snprintf(full, sizeof full, "%s.%s", key, name);
-        if (best)
-            perror_at(c, config_setting_source_line(m), full, "unknown key, did you mean `%s`?",
-                      best);
-        else
-            perror_at(c, config_setting_source_line(m), full, "unknown key");
-    }
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Typed getters: 0 absent, 1 present and valid, -1 present and invalid (reported)
- * ------------------------------------------------------------------------------------------- */
-
-static int line_of(const config_setting_t *s, int fallback)
-{
-    int l = s ? (int)config_setting_source_line(s) : 0;
-    return l > 0 ? l : fallback;
-}
-
+/* The type of s in words, for the messages of the sweep's list and value checks. */
 static const char *type_word(const config_setting_t *s)
 {
     switch (config_setting_type(s)) {
@@ -259,68 +165,22 @@ static const char *type_word(const config_setting_t *s)
     }
 }
 
-static int get_str(pctx *c, const config_setting_t *g, const char *key, const char *name,
-                   char *out, size_t cap, int line)
+/* A string key copied into out[cap]: 0 absent, 1 copied, -1 reported (not a string, or too long
+ * for out); out is unchanged unless 1. */
+static int get_text(yee_rd *c, const yee_rd_scope *sc, const char *name, char *out, size_t cap)
 {
-    const config_setting_t *s = config_setting_get_member(g, name);
-    if (!s)
-        return 0;
-    char full[160];
-    snprintf(full, sizeof full, "%s.%s", key, name);
-    if (config_setting_type(s) != CONFIG_TYPE_STRING) {
-        perror_at(c, line_of(s, line), full, "must be a string (got %s)", type_word(s));
-        return -1;
-    }
-    const char *v = config_setting_get_string(s);
+    const char *v;
+    const config_setting_t *w;
+    int rc = yee_rd_string(c, sc, name, &v, &w);
+    if (rc <= 0)
+        return rc;
     if (strlen(v) >= cap) {
-        perror_at(c, line_of(s, line), full, "longer than %zu characters (got \"%.40s...\")",
-                  cap - 1, v);
+        char key[128];
+        yee_rd_key(key, sizeof key, sc->key, name);
+        yee_rd_error(c, w, key, "longer than %zu characters (got \"%.40s...\")", cap - 1, v);
         return -1;
     }
     snprintf(out, cap, "%s", v);
-    return 1;
-}
-
-/* A number; with pos, it must be > 0 (pos == 2: >= 0). */
-static int get_num(pctx *c, const config_setting_t *g, const char *key, const char *name,
-                   double *out, int pos, int line)
-{
-    const config_setting_t *s = config_setting_get_member(g, name);
-    if (!s)
-        return 0;
-    char full[160];
-    snprintf(full, sizeof full, "%s.%s", key, name);
-    if (!yee_cfg_is_number(s)) {
-        perror_at(c, line_of(s, line), full, "must be a number (got %s)", type_word(s));
-        return -1;
-    }
-    double v = yee_cfg_number(s);
-    if (!isfinite(v) || (pos == 1 && !(v > 0)) || (pos == 2 && !(v >= 0))) {
-        perror_at(c, line_of(s, line), full, "must be %s (got %g)", pos == 1 ? "> 0" : ">= 0", v);
-        return -1;
-    }
-    *out = v;
-    return 1;
-}
-
-static int get_int(pctx *c, const config_setting_t *g, const char *key, const char *name,
-                   int *out, int lo, int line)
-{
-    const config_setting_t *s = config_setting_get_member(g, name);
-    if (!s)
-        return 0;
-    char full[160];
-    snprintf(full, sizeof full, "%s.%s", key, name);
-    if (!yee_cfg_is_int(s)) {
-        perror_at(c, line_of(s, line), full, "must be an integer (got %s)", type_word(s));
-        return -1;
-    }
-    long long v = config_setting_get_int64(s);
-    if (v < lo || v > 100000) {
-        perror_at(c, line_of(s, line), full, "must be in [%d, 100000] (got %lld)", lo, v);
-        return -1;
-    }
-    *out = (int)v;
     return 1;
 }
 
@@ -330,17 +190,6 @@ static int valid_ident(const char *s)
         return 0;
     for (const char *p = s; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '_'))
-            return 0;
-    return 1;
-}
-
-/* A result column name: what a CSV header and a spreadsheet take without quoting. */
-static int valid_column(const char *s)
-{
-    if (!s[0])
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-'))
             return 0;
     return 1;
 }
@@ -376,18 +225,17 @@ static double round15(double x)
 }
 
 /* read_values, read_range: 0 (problems are reported in c) or YEE_ERR_NOMEM. */
-static int read_values(pctx *c, const config_setting_t *s, const char *key, yee_param *p)
+static int read_values(yee_rd *c, const config_setting_t *s, const char *key, yee_param *p)
 {
     int t = config_setting_type(s);
-    int line = line_of(s, p->line);
     if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
-        perror_at(c, line, key, "must be an array [a, b, ...] of numbers or strings (got %s)",
-                  type_word(s));
+        yee_rd_error(c, s, key, "must be an array [a, b, ...] of numbers or strings (got %s)",
+                     type_word(s));
         return 0; /* reported */
     }
     int n = config_setting_length(s);
     if (n == 0) {
-        perror_at(c, line, key, "must not be empty");
+        yee_rd_error(c, s, key, "must not be empty");
         return 0; /* reported */
     }
     int any_float = 0, any_int = 0, any_str = 0;
@@ -401,13 +249,13 @@ static int read_values(pctx *c, const config_setting_t *s, const char *key, yee_
         else if (et == CONFIG_TYPE_STRING)
             any_str = 1;
         else {
-            perror_at(c, line_of(e, line), key, "element %d must be a number or a string (got %s)",
-                      i, type_word(e));
+            yee_rd_error(c, e, key, "element %d must be a number or a string (got %s)",
+                         i, type_word(e));
             return 0; /* reported */
         }
     }
     if (any_str && (any_float || any_int)) {
-        perror_at(c, line, key, "cannot mix numbers and strings");
+        yee_rd_error(c, s, key, "cannot mix numbers and strings");
         return 0; /* reported */
     }
     p->type = any_str ? YEE_PV_STRING : any_float ? YEE_PV_FLOAT : YEE_PV_INT;
@@ -422,9 +270,9 @@ static int read_values(pctx *c, const config_setting_t *s, const char *key, yee_
         if (p->type == YEE_PV_STRING) {
             const char *str = config_setting_get_string(e);
             if (strlen(str) >= sizeof v->s || !valid_string_value(str)) {
-                perror_at(c, line_of(e, line), key,
-                          "string values must be printable, without \" \\ or */, and shorter "
-                          "than %zu characters (got \"%.40s\")", sizeof v->s, str);
+                yee_rd_error(c, e, key,
+                             "string values must be printable, without \" \\ or */, and shorter "
+                             "than %zu characters (got \"%.40s\")", sizeof v->s, str);
                 return 0; /* reported */
             }
             snprintf(v->s, sizeof v->s, "%s", str);
@@ -434,7 +282,7 @@ static int read_values(pctx *c, const config_setting_t *s, const char *key, yee_
         } else {
             v->f = yee_cfg_number(e);
             if (!isfinite(v->f)) {
-                perror_at(c, line_of(e, line), key, "must be finite numbers");
+                yee_rd_error(c, e, key, "must be finite numbers");
                 return 0; /* reported */
             }
         }
@@ -442,10 +290,9 @@ static int read_values(pctx *c, const config_setting_t *s, const char *key, yee_
     return 0;
 }
 
-static int read_range(pctx *c, const config_setting_t *s, const char *key, yee_param *p)
+static int read_range(yee_rd *c, const config_setting_t *s, const char *key, yee_param *p)
 {
     int t = config_setting_type(s);
-    int line = line_of(s, p->line);
     int n = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) ? config_setting_length(s) : 0;
     int all_int = 1;
     double v[3] = {0, 0, 0};
@@ -459,19 +306,19 @@ static int read_range(pctx *c, const config_setting_t *s, const char *key, yee_p
         v[i] = yee_cfg_number(e);
     }
     if (n != 3) {
-        perror_at(c, line, key, "must be [start, stop, step] (stop inclusive)");
+        yee_rd_error(c, s, key, "must be [start, stop, step] (stop inclusive)");
         return 0; /* reported */
     }
     if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]) || v[2] == 0 ||
         (v[1] - v[0]) / v[2] < 0) {
-        perror_at(c, line, key, "the step must be nonzero and lead from start to stop (got "
+        yee_rd_error(c, s, key, "the step must be nonzero and lead from start to stop (got "
                                 "[%g, %g, %g])", v[0], v[1], v[2]);
         return 0; /* reported */
     }
     /* stop inclusive, with a little slack so 0.1:0.3:0.1 has 3 values despite rounding */
     double count = floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
     if (count > YEE_SWEEP_MAX_JOBS) {
-        perror_at(c, line, key, "gives %.0f values, more than %ld", count, YEE_SWEEP_MAX_JOBS);
+        yee_rd_error(c, s, key, "gives %.0f values, more than %ld", count, YEE_SWEEP_MAX_JOBS);
         return 0; /* reported */
     }
     p->type = all_int ? YEE_PV_INT : YEE_PV_FLOAT;
@@ -492,18 +339,18 @@ static int read_range(pctx *c, const config_setting_t *s, const char *key, yee_p
     return 0;
 }
 
-static int read_params(pctx *c, const config_setting_t *sweep, yee_sweep_spec *out, int line0)
+static int read_params(yee_rd *c, const yee_rd_scope *sw, yee_sweep_spec *out)
 {
-    const config_setting_t *list = config_setting_get_member(sweep, "parameters");
+    const config_setting_t *list = config_setting_get_member(sw->s, "parameters");
     if (!list) {
-        perror_at(c, line0, "sweep.parameters", "missing required key");
+        yee_rd_error(c, sw->s, "sweep.parameters", "missing required key");
         return 0;
     }
     int n = config_setting_length(list);
     if (config_setting_type(list) != CONFIG_TYPE_LIST || n == 0) {
-        perror_at(c, line_of(list, line0), "sweep.parameters",
-                  "must be a non-empty list ( {name = ...; values = [...];}, ... ) (got %s)",
-                  type_word(list));
+        yee_rd_error(c, list, "sweep.parameters",
+                     "must be a non-empty list ( {name = ...; values = [...];}, ... ) (got %s)",
+                     type_word(list));
         return 0;
     }
     out->params = (yee_param *)calloc((size_t)n, sizeof *out->params);
@@ -515,31 +362,33 @@ static int read_params(pctx *c, const config_setting_t *sweep, yee_sweep_spec *o
         yee_param *p = &out->params[i];
         char key[64];
         snprintf(key, sizeof key, "sweep.parameters[%d]", i);
-        p->line = line_of(g, line0);
+        p->line = (int)config_setting_source_line(g);
         if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-            perror_at(c, p->line, key, "must be a group { name = ...; values = [...]; } (got %s)",
-                      type_word(g));
+            yee_rd_error(c, g, key, "must be a group { name = ...; values = [...]; } (got %s)",
+                         type_word(g));
             continue;
         }
-        check_unknown(c, g, "sweep.parameters[]", key);
+        yee_rd_scope sc;
+        yee_rd_scope_init(&sc, g, "sweep.parameters[]", key);
+        yee_rd_check_unknown(c, &sc);
         char full[96];
         snprintf(full, sizeof full, "%s.name", key);
-        int rc = get_str(c, g, key, "name", p->name, sizeof p->name, p->line);
+        int rc = get_text(c, &sc, "name", p->name, sizeof p->name);
         if (rc == 0)
-            perror_at(c, p->line, full, "missing required key");
+            yee_rd_error(c, g, full, "missing required key");
         else if (rc > 0 && !valid_ident(p->name))
-            perror_at(c, p->line, full, "must be a name [A-Za-z_][A-Za-z0-9_]* (got \"%s\")",
-                      p->name);
+            yee_rd_error(c, g, full, "must be a name [A-Za-z_][A-Za-z0-9_]* (got \"%s\")",
+                         p->name);
         for (int j = 0; rc > 0 && j < i; j++)
             if (strcmp(out->params[j].name, p->name) == 0)
-                perror_at(c, p->line, full, "parameter '%s' is already defined on line %d",
-                          p->name, out->params[j].line);
+                yee_rd_error(c, g, full, "parameter '%s' is already defined on line %d", p->name,
+                             out->params[j].line);
         const config_setting_t *vals = config_setting_get_member(g, "values");
         const config_setting_t *range = config_setting_get_member(g, "range");
         snprintf(full, sizeof full, "%s.%s", key, vals ? "values" : "range");
         if (!!vals == !!range) {
-            perror_at(c, p->line, key, "give exactly one of values / range (got %s)",
-                      vals ? "both" : "neither");
+            yee_rd_error(c, g, key, "give exactly one of values / range (got %s)",
+                         vals ? "both" : "neither");
             continue;
         }
         rc = vals ? read_values(c, vals, full, p) : read_range(c, range, full, p);
@@ -553,17 +402,18 @@ static int read_params(pctx *c, const config_setting_t *sweep, yee_sweep_spec *o
  * Results and Slurm resources
  * ------------------------------------------------------------------------------------------- */
 
-static int read_results(pctx *c, const config_setting_t *sweep, yee_sweep_spec *out, int line0)
+static int read_results(yee_rd *c, const yee_rd_scope *sw, yee_sweep_spec *out)
 {
     static const char *const fixed[] = {"job", "status", "wall_s", "message"};
-    const config_setting_t *list = config_setting_get_member(sweep, "results");
+    const config_setting_t *list = config_setting_get_member(sw->s, "results");
     if (!list)
         return 0;
     int n = config_setting_length(list);
     int t = config_setting_type(list);
     if (t != CONFIG_TYPE_LIST && !(t == CONFIG_TYPE_ARRAY && n == 0)) {
-        perror_at(c, line_of(list, line0), "sweep.results",
-                  "must be a list ( { name = ...; flux = ...; }, ... ) (got %s)", type_word(list));
+        yee_rd_error(c, list, "sweep.results",
+                     "must be a list ( { name = ...; flux = ...; }, ... ) (got %s)",
+                     type_word(list));
         return 0;
     }
     if (n == 0)
@@ -577,42 +427,44 @@ static int read_results(pctx *c, const config_setting_t *sweep, yee_sweep_spec *
         yee_result_spec *r = &out->results[i];
         char key[64], full[96];
         snprintf(key, sizeof key, "sweep.results[%d]", i);
-        r->line = line_of(g, line0);
+        r->line = (int)config_setting_source_line(g);
         if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-            perror_at(c, r->line, key, "must be a group { name = ...; flux = ...; } (got %s)",
-                      type_word(g));
+            yee_rd_error(c, g, key, "must be a group { name = ...; flux = ...; } (got %s)",
+                         type_word(g));
             continue;
         }
-        check_unknown(c, g, "sweep.results[]", key);
+        yee_rd_scope sc;
+        yee_rd_scope_init(&sc, g, "sweep.results[]", key);
+        yee_rd_check_unknown(c, &sc);
         snprintf(full, sizeof full, "%s.name", key);
-        int rc = get_str(c, g, key, "name", r->name, sizeof r->name, r->line);
+        int rc = get_text(c, &sc, "name", r->name, sizeof r->name);
         if (rc == 0)
-            perror_at(c, r->line, full, "missing required key");
-        if (rc > 0 && !valid_column(r->name))
-            perror_at(c, r->line, full, "must be a column name [A-Za-z0-9_.-]+ (got \"%s\")",
-                      r->name);
+            yee_rd_error(c, g, full, "missing required key");
+        if (rc > 0 && !yee_rd_valid_name(r->name)) /* what a CSV header takes unquoted */
+            yee_rd_error(c, g, full, "must be a column name [A-Za-z0-9_.-]+ (got \"%s\")",
+                         r->name);
         for (int j = 0; rc > 0 && j < (int)(sizeof fixed / sizeof fixed[0]); j++)
             if (strcmp(r->name, fixed[j]) == 0)
-                perror_at(c, r->line, full, "'%s' is a column of summary.csv already", r->name);
+                yee_rd_error(c, g, full, "'%s' is a column of summary.csv already", r->name);
         for (int j = 0; rc > 0 && j < out->nparams; j++)
             if (strcmp(r->name, out->params[j].name) == 0)
-                perror_at(c, r->line, full, "'%s' is a parameter's column already", r->name);
+                yee_rd_error(c, g, full, "'%s' is a parameter's column already", r->name);
         for (int j = 0; rc > 0 && j < i; j++)
             if (strcmp(r->name, out->results[j].name) == 0)
-                perror_at(c, r->line, full, "result '%s' is already defined on line %d",
-                          r->name, out->results[j].line);
+                yee_rd_error(c, g, full, "result '%s' is already defined on line %d", r->name,
+                             out->results[j].line);
 
         char flux[YEE_NAME_LEN] = "", probe[YEE_NAME_LEN] = "";
-        int has_flux = get_str(c, g, key, "flux", flux, sizeof flux, r->line);
-        int has_res = get_str(c, g, key, "resonance", probe, sizeof probe, r->line);
+        int has_flux = get_text(c, &sc, "flux", flux, sizeof flux);
+        int has_res = get_text(c, &sc, "resonance", probe, sizeof probe);
         if (has_flux < 0 || has_res < 0)
             continue;
         if (!has_flux == !has_res) {
-            perror_at(c, r->line, key, "give exactly one of flux / resonance (got %s)",
-                      has_flux ? "both" : "neither");
+            yee_rd_error(c, g, key, "give exactly one of flux / resonance (got %s)",
+                         has_flux ? "both" : "neither");
             continue;
         }
-        /* keys of the other kind are errors, as io/deck.c does for "only when" keys */
+        /* keys of the other kind are errors, as the deck's "only when" keys are */
         static const char *const flux_only[] = {"frequency", "wavelength"};
         static const char *const res_only[] = {"what", "component", "fmin", "fmax", "start"};
         const char *const *other = has_flux ? res_only : flux_only;
@@ -621,64 +473,47 @@ static int read_results(pctx *c, const config_setting_t *sweep, yee_sweep_spec *
             const config_setting_t *m = config_setting_get_member(g, other[k]);
             if (m) {
                 snprintf(full, sizeof full, "%s.%s", key, other[k]);
-                perror_at(c, line_of(m, r->line), full, "only allowed with %s",
-                          has_flux ? "resonance" : "flux");
+                yee_rd_error(c, m, full, "only allowed with %s", has_flux ? "resonance" : "flux");
             }
         }
         if (has_flux) {
             r->kind = YEE_RESULT_FLUX;
             snprintf(r->monitor, sizeof r->monitor, "%s", flux);
             double thz = 0, wl = 0;
-            int hf = get_num(c, g, key, "frequency", &thz, 1, r->line);
-            int hw = get_num(c, g, key, "wavelength", &wl, 1, r->line);
+            int hf = yee_rd_num(c, &sc, "frequency", &thz);
+            int hw = yee_rd_num(c, &sc, "wavelength", &wl);
             if (hf < 0 || hw < 0)
                 continue;
             if (!hf == !hw) {
-                perror_at(c, r->line, key, "give exactly one of frequency (THz) / wavelength "
-                                           "(um) for a flux result (got %s)",
-                          hf ? "both" : "neither");
+                yee_rd_error(c, g, key, "give exactly one of frequency (THz) / wavelength (um) "
+                                        "for a flux result (got %s)", hf ? "both" : "neither");
                 continue;
             }
             r->by_wavelength = hw > 0;
             r->freq = hw > 0 ? 1.0 / wl : thz / YEE_C_UM_THZ;
         } else {
-            static const char *const whats[] = {"frequency", "wavelength", "Q", "decay"};
             r->kind = YEE_RESULT_RESONANCE;
             snprintf(r->monitor, sizeof r->monitor, "%s", probe);
-            char what[32] = "frequency";
-            if (get_str(c, g, key, "what", what, sizeof what, r->line) > 0) {
-                int found = -1;
-                for (int k = 0; k < 4; k++)
-                    if (strcmp(what, whats[k]) == 0)
-                        found = k;
-                snprintf(full, sizeof full, "%s.what", key);
-                if (found < 0)
-                    perror_at(c, r->line, full, "must be one of \"frequency\", \"wavelength\", "
-                                                "\"Q\", \"decay\" (got \"%s\")", what);
-                else
-                    r->what = (yee_resonance_what)found;
-            }
+            int what = 0;
+            if (yee_rd_choice(c, &sc, "what", &what, NULL) > 0)
+                r->what = (yee_resonance_what)what; /* the table lists them in enum order */
             char comp[16] = "";
-            if (get_str(c, g, key, "component", comp, sizeof comp, r->line) > 0) {
-                static const char *const comps[] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
-                int found = -1;
-                for (int k = 0; k < 6; k++)
-                    if (strcasecmp(comp, comps[k]) == 0)
-                        found = k;
+            if (get_text(c, &sc, "component", comp, sizeof comp) > 0) {
+                int cc = yee_component_parse(comp);
                 snprintf(full, sizeof full, "%s.component", key);
-                if (found < 0)
-                    perror_at(c, r->line, full, "must be one of Ex Ey Ez Hx Hy Hz (got \"%s\")",
-                              comp);
+                if (cc < 0)
+                    yee_rd_error(c, g, full, "must be one of Ex Ey Ez Hx Hy Hz (got \"%s\")",
+                                 comp);
                 else
-                    snprintf(r->component, sizeof r->component, "%s", comps[found]);
+                    snprintf(r->component, sizeof r->component, "%s", yee_component_name(cc));
             }
             double fmin = 0, fmax = 0, start = 0;
-            get_num(c, g, key, "fmin", &fmin, 2, r->line);
-            get_num(c, g, key, "fmax", &fmax, 1, r->line);
-            get_num(c, g, key, "start", &start, 2, r->line);
+            yee_rd_num(c, &sc, "fmin", &fmin);
+            yee_rd_num(c, &sc, "fmax", &fmax);
+            yee_rd_num(c, &sc, "start", &start);
             if (fmax > 0 && fmin >= fmax)
-                perror_at(c, r->line, key, "fmin must be below fmax (got %g and %g THz)", fmin,
-                          fmax);
+                yee_rd_error(c, g, key, "fmin must be below fmax (got %g and %g THz)", fmin,
+                             fmax);
             r->fmin = fmin / YEE_C_UM_THZ;
             r->fmax = fmax / YEE_C_UM_THZ;
             r->start = start / YEE_TIME_UNIT_FS;
@@ -687,18 +522,19 @@ static int read_results(pctx *c, const config_setting_t *sweep, yee_sweep_spec *
     return 0;
 }
 
-static void read_slurm(pctx *c, const config_setting_t *sweep, yee_slurm_spec *sl, int line0)
+static void read_slurm(yee_rd *c, const yee_rd_scope *sw, yee_slurm_spec *sl)
 {
-    const config_setting_t *g = config_setting_get_member(sweep, "slurm");
+    const config_setting_t *g = config_setting_get_member(sw->s, "slurm");
     if (!g)
         return;
-    int line = line_of(g, line0);
     if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-        perror_at(c, line, "sweep.slurm", "must be a group { time = ...; } (got %s)",
-                  type_word(g));
+        yee_rd_error(c, g, "sweep.slurm", "must be a group { time = ...; } (got %s)",
+                     type_word(g));
         return;
     }
-    check_unknown(c, g, "sweep.slurm", "sweep.slurm");
+    yee_rd_scope sc;
+    yee_rd_scope_init(&sc, g, "sweep.slurm", "sweep.slurm");
+    yee_rd_check_unknown(c, &sc);
     struct {
         const char *name;
         char *out;
@@ -708,17 +544,21 @@ static void read_slurm(pctx *c, const config_setting_t *sweep, yee_slurm_spec *s
                 {"account", sl->account, sizeof sl->account},
                 {"memory", sl->memory, sizeof sl->memory}};
     for (int k = 0; k < 4; k++)
-        if (get_str(c, g, "sweep.slurm", strs[k].name, strs[k].out, strs[k].cap, line) > 0 &&
+        if (get_text(c, &sc, strs[k].name, strs[k].out, strs[k].cap) > 0 &&
             !valid_token(strs[k].out)) {
             char full[64];
             snprintf(full, sizeof full, "sweep.slurm.%s", strs[k].name);
-            perror_at(c, line, full, "must be one word without spaces or quotes (got \"%s\")",
-                      strs[k].out);
+            yee_rd_error(c, g, full, "must be one word without spaces or quotes (got \"%s\")",
+                         strs[k].out);
             strs[k].out[0] = '\0';
         }
-    get_int(c, g, "sweep.slurm", "gpus", &sl->gpus, 0, line);
-    get_int(c, g, "sweep.slurm", "cpus", &sl->cpus, 1, line);
-    get_str(c, g, "sweep.slurm", "setup", sl->setup, sizeof sl->setup, line);
+    /* only what the deck gives: 0 leaves the cluster's default (io/params.h), not the table's */
+    long v;
+    if (yee_rd_long(c, &sc, "gpus", &v) > 0)
+        sl->gpus = (int)v;
+    if (yee_rd_long(c, &sc, "cpus", &v) > 0)
+        sl->cpus = (int)v;
+    get_text(c, &sc, "setup", sl->setup, sizeof sl->setup);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -746,7 +586,8 @@ int yee_sweep_spec_parse(const char *deck_path, const char *text, yee_sweep_spec
     memset(out, 0, sizeof *out);
     if (err)
         err->msg[0] = '\0';
-    pctx c = {deck_path, err, 0};
+    yee_rd c;
+    yee_rd_init(&c, deck_path, err, 0);
     size_t n = strlen(text), b = 0, e = 0;
     char *cls = classify(text, n);
     if (!cls)
@@ -759,8 +600,8 @@ int yee_sweep_spec_parse(const char *deck_path, const char *text, yee_sweep_spec
     const int line0 = line_at(text, b);
     for (size_t i = b; i + 1 < e; i++)
         if (cls[i] != C_COMMENT && text[i] == '$' && text[i + 1] == '{') {
-            perror_at(&c, line_at(text, i), "sweep",
-                      "placeholders ${...} cannot be used inside the sweep section");
+            yee_rd_error_line(&c, line_at(text, i), "sweep",
+                              "placeholders ${...} cannot be used inside the sweep section");
             break;
         }
     free(cls);
@@ -778,27 +619,27 @@ int yee_sweep_spec_parse(const char *deck_path, const char *text, yee_sweep_spec
     config_t lc;
     config_init(&lc);
     if (!config_read_string(&lc, buf)) {
-        perror_at(&c, config_error_line(&lc), NULL, "syntax: %s",
-                  config_error_text(&lc) ? config_error_text(&lc) : "?");
+        yee_rd_error_line(&c, config_error_line(&lc), NULL, "syntax: %s",
+                          config_error_text(&lc) ? config_error_text(&lc) : "?");
         config_destroy(&lc);
         free(buf);
-        return YEE_ERR_DECK;
+        return yee_rd_flush(&c);
     }
     free(buf);
-    const config_setting_t *sw = config_lookup(&lc, "sweep");
-    int rc = 0;
-    check_unknown(&c, sw, "sweep", "sweep");
-    char mode[16] = "product";
-    if (get_str(&c, sw, "sweep", "mode", mode, sizeof mode, line0) > 0 &&
-        strcmp(mode, "product") != 0 && strcmp(mode, "zip") != 0)
-        perror_at(&c, line_of(config_setting_get_member(sw, "mode"), line0), "sweep.mode",
-                  "must be one of \"product\", \"zip\" (got \"%s\")", mode);
-    out->zip = strcmp(mode, "zip") == 0;
-    rc = read_params(&c, sw, out, line0);
+    yee_rd_scope root, sw;
+    yee_rd_scope_init(&root, config_root_setting(&lc), "", "");
+    if (yee_rd_group(&c, &root, "sweep", &sw) <= 0) { /* not reached: find_sweep saw its '{' */
+        config_destroy(&lc);
+        return yee_fail(err, YEE_ERR_DECK, "%s:%d: error: sweep: not a group", deck_path, line0);
+    }
+    int mode = 0; /* the table's choices: product|zip */
+    yee_rd_choice(&c, &sw, "mode", &mode, NULL);
+    out->zip = mode == 1;
+    int rc = read_params(&c, &sw, out);
     if (rc == 0)
-        rc = read_results(&c, sw, out, line0);
+        rc = read_results(&c, &sw, out);
     if (rc == 0)
-        read_slurm(&c, sw, &out->slurm, line0);
+        read_slurm(&c, &sw, &out->slurm);
     config_destroy(&lc);
     if (rc == YEE_ERR_NOMEM) {
         yee_sweep_spec_free(out);
@@ -810,21 +651,21 @@ int yee_sweep_spec_parse(const char *deck_path, const char *text, yee_sweep_spec
         for (int i = 0; i < out->nparams; i++) {
             const yee_param *p = &out->params[i];
             if (out->zip && i > 0 && p->nvalues != out->params[0].nvalues)
-                perror_at(&c, p->line, "sweep.mode",
-                          "zip needs lists of one length: '%s' has %d values, '%s' has %d",
-                          out->params[0].name, out->params[0].nvalues, p->name, p->nvalues);
+                yee_rd_error_line(&c, p->line, "sweep.mode",
+                                  "zip needs lists of one length: '%s' has %d values, '%s' has %d",
+                                  out->params[0].name, out->params[0].nvalues, p->name,
+                                  p->nvalues);
             jobs = out->zip ? p->nvalues : jobs * p->nvalues;
         }
         if (jobs > YEE_SWEEP_MAX_JOBS)
-            perror_at(&c, line0, "sweep", "%.0f jobs, more than %ld: check the ranges", jobs,
-                      YEE_SWEEP_MAX_JOBS);
+            yee_rd_error_line(&c, line0, "sweep", "%.0f jobs, more than %ld: check the ranges",
+                              jobs, YEE_SWEEP_MAX_JOBS);
         out->njobs = (long)jobs;
     }
-    if (c.nerr > 0) {
+    rc = yee_rd_flush(&c);
+    if (rc < 0)
         yee_sweep_spec_free(out);
-        return YEE_ERR_DECK;
-    }
-    return YEE_OK;
+    return rc;
 }
 
 void yee_sweep_job_indices(const yee_sweep_spec *s, long job, int *idx)
@@ -1177,7 +1018,8 @@ int yee_sweep_resolve(const yee_sweep_spec *s, const char *deck_path, const char
     *out = NULL;
     if (err)
         err->msg[0] = '\0';
-    pctx c = {deck_path, err, 0};
+    yee_rd c;
+    yee_rd_init(&c, deck_path, err, 0);
     size_t n = strlen(text);
     char *cls = classify(text, n);
     int np = s->nparams;
@@ -1238,8 +1080,9 @@ int yee_sweep_resolve(const yee_sweep_spec *s, const char *deck_path, const char
             j++;
         int line = line_at(text, i);
         if (j >= n || text[j] != '}') {
-            perror_at(&c, line, NULL, "unterminated placeholder %.*s (a ${...} ends with '}' "
-                      "on the same line)", (int)((j - i) < 40 ? (j - i) : 40), text + i);
+            yee_rd_error_line(&c, line, NULL, "unterminated placeholder %.*s (a ${...} ends "
+                              "with '}' on the same line)", (int)((j - i) < 40 ? (j - i) : 40),
+                              text + i);
             i = j;
             continue;
         }
@@ -1251,9 +1094,10 @@ int yee_sweep_resolve(const yee_sweep_spec *s, const char *deck_path, const char
             /* "unknown parameter 'x' (did you mean 'y'?)" reads best with the ${...} in between */
             const char *hint = strstr(msg, " (did you mean");
             if (hint)
-                perror_at(&c, line, NULL, "%.*s in ${%s}%s", (int)(hint - msg), msg, expr, hint);
+                yee_rd_error_line(&c, line, NULL, "%.*s in ${%s}%s", (int)(hint - msg), msg,
+                                  expr, hint);
             else
-                perror_at(&c, line, NULL, "%s in ${%s}", msg, expr);
+                yee_rd_error_line(&c, line, NULL, "%s in ${%s}", msg, expr);
         } else {
             char val[96];
             yee_pvalue_format(&v, cls[i] == C_STRING, val, sizeof val);
@@ -1274,7 +1118,7 @@ done:
         free(b.s);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "out of memory resolving '%s'", deck_path);
     }
-    if (c.nerr > 0) {
+    if (yee_rd_flush(&c) < 0) {
         free(b.s);
         return YEE_ERR_DECK;
     }

@@ -7,9 +7,10 @@
  * parentheses. Substitution works on the TEXT, before libconfig parses it, so a placeholder may
  * stand where libconfig wants a literal (`size = [${w}, 1.0, 1.0];`).
  *
- * This module reads the sweep section (strictly, like io/deck.c: unknown keys, wrong types and
- * missing keys are errors with file:line), enumerates the jobs and writes each job's resolved deck
- * text. It runs nothing and reads no simulation output (solver/sweep.c does).
+ * This module reads the sweep section (with the deck reader and the deck's key table, as
+ * io/deck.c reads the rest: unknown keys, wrong types and missing keys are errors with
+ * file:line), enumerates the jobs and writes each job's resolved deck text. It runs nothing and
+ * reads no simulation output (solver/sweep.c does).
  */
 #ifndef YEE_IO_PARAMS_H
 #define YEE_IO_PARAMS_H
@@ -135,10 +136,6 @@ int yee_expr_eval(const char *expr, int nvars, const char *const *names, const y
  * an exponent, STRING quoted), 1 = inside a string (bare). Floats use the shortest of %.15g,
  * %.16g, %.17g that reads back as the same double, so 0.1 stays 0.1 and nothing is lost. */
 void yee_pvalue_format(const yee_pvalue *v, int in_string, char *buf, size_t n);
-
-/* The keys of the sweep section, in schema notation ("sweep.results[].flux"), index 0.. until
- * NULL. A test compares them with io/deck.c's schema (yee deck-keys). */
-const char *yee_sweep_key(int i);
 
 /* 1 when the deck text has a ${ outside comments; *line gets its line. */
 int yee_params_has_placeholder(const char *text, int *line);

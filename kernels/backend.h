@@ -51,6 +51,13 @@ typedef struct yee_setup {
     int npcoef;
     const yee_pole_coef *pcoef;  /* npcoef pole coefficient triples */
     yee_real inv_dt;             /* 1 / dt, for the polarization current */
+    /* How, not what: choices that change speed or diagnostics, never results (the application
+     * reads them from the environment; 0 is the default everywhere). */
+    struct {
+        int cpu_band_rows;       /* CPU wavefront: rows per band (0: sized for the L2 cache) */
+        int sync_each_launch;    /* CUDA: synchronize after each kernel, so a fault is reported
+                                  * at the kernel that caused it */
+    } tuning;
 } yee_setup;
 
 /* A sampled field value: component (YEE_EX..YEE_HZ) at cell (i,j,k) of the subdomain. */
@@ -83,6 +90,19 @@ typedef struct yee_norms {
     int bad_i, bad_j, bad_k;
 } yee_norms;
 
+/* What one step adds to the two field updates, in the order of solver/step.c: the magnetic
+ * currents after the H update, the electric currents after the E update, then the samples of the
+ * completed step (E^{n+1}, H^{n+1/2}: what gather reads after it). Host memory. */
+typedef struct yee_step_plan {
+    int nm;
+    const yee_point_current *m; /* comp 3..5 */
+    int nj;
+    const yee_point_current *j; /* comp 0..2 */
+    int nsamp;
+    const yee_sample *samp;
+    yee_real *samp_out;         /* nsamp values */
+} yee_step_plan;
+
 /* Which fields a halo op moves. */
 typedef enum yee_field_kind { YEE_FIELD_E = 0, YEE_FIELD_H = 1 } yee_field_kind;
 
@@ -91,27 +111,21 @@ typedef struct yee_backend_ops {
     /* Allocate fields (zeroed), psi and material arrays for s->dims and copy the static data.
      * Writes *ctx. Fails with YEE_ERR_NOMEM (or _CUDA) naming the bytes asked for. */
     int (*create)(const yee_setup *s, void **ctx, yee_err *err);
-    /* Reads E^n, writes H^{n+1/2} over the cells of box `cells` (NULL: every interior cell),
-     * then the CPML psi_h of the slab cells among them. The solver updates the interior of a
-     * subdomain while its halo exchange is in flight, then the boundary cells (solver/halo.h):
+    /* The H update of the cells of box `cells` (NULL: every interior cell), H^{n-1/2} ->
+     * H^{n+1/2}: yee_update_h_stages (kernels/stages.h). The solver updates the interior of a
+     * subdomain while its halo exchange is in flight, then the boundary cells (solver/step.c):
      * calls on disjoint boxes that cover the subdomain give the bytes of one call on NULL. */
     int (*step_h)(void *ctx, const yee_box *cells, yee_err *err);
-    /* Reads H^{n+1/2}, writes E^{n+1} over the cells of box `cells` (NULL: all), their CPML
-     * psi_e and PEC wall nodes; with dispersive nodes among them first P^{n+1} from E^n, last
-     * the polarization current (yee_ade.h). Same box contract as step_h. */
+    /* The E update of box `cells` (NULL: all), E^n -> E^{n+1}: yee_update_e_stages
+     * (polarization, curl and CPML, polarization current, PEC). Same box contract as step_h. */
     int (*step_e)(void *ctx, const yee_box *cells, yee_err *err);
-    /* Two full steps at once where a backend can do them faster (temporal blocking), with the
-     * result of step_h(NULL), step_e(NULL), apply_sources(n1, j1), step_h(NULL), step_e(NULL),
-     * apply_sources(n2, j2), bit for bit, where each step's list j1, j2 may hold magnetic
-     * currents (comp 3..5), added after that step's H update as apply_sources would between
-     * step_h and step_e, and electric ones (0..2), added after its E update; each kind in list
-     * order.
-     * Also reads the nsamp samples `mid` (host) between the two steps into mid_out, the values
-     * gather() would read there (E^{n+1}, H^{n+1/2}: probes). NULL member: the backend has no
-     * such path and the solver calls the six ops. */
-    int (*step_pair)(void *ctx, int n1, const yee_point_current *j1, int n2,
-                     const yee_point_current *j2, int nsamp, const yee_sample *mid,
-                     yee_real *mid_out, yee_err *err);
+    /* nsteps whole steps of the whole subdomain, with nothing between them but what the plans
+     * hold (no halo exchange, no other read of the fields): for each step s the result of
+     * step_h(NULL), apply_sources(plan[s].nm, m), step_e(NULL), apply_sources(plan[s].nj, j),
+     * gather(plan[s].nsamp, samp, samp_out), bit for bit, but faster (the tuned CPU backend
+     * sweeps H and E of a step, or two whole steps, in one pass over memory). NULL member: the
+     * backend has no faster way and the solver calls those ops. */
+    int (*advance)(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err);
     /* Adds point currents: J to E (after step_e of the same step), M to H (after step_h). */
     int (*apply_sources)(void *ctx, int n, const yee_point_current *src, yee_err *err);
     /* Allocates zeroed DFT sums (2 * nfreq * nodes doubles) for region r; writes its id. */
@@ -181,19 +195,55 @@ typedef struct yee_backend_ops {
     int (*state_transfer)(void *ctx, int p, void *buf, int set, yee_err *err);
 } yee_backend_ops;
 
-/* The CPU (OpenMP) backend; always built. */
+/* The CPU (OpenMP) backend, always built: "cpu", the reference ops with the tuned schedules of
+ * advance (kernels/cpu/tuned.c), and "cpu-reference", the same ops without them: the readable
+ * loops every schedule is checked against (kernels/cpu/backend_cpu.c). */
 extern const yee_backend_ops yee_backend_cpu;
+extern const yee_backend_ops yee_backend_cpu_reference;
 #ifdef YEE_HAVE_CUDA
 /* The CUDA backend; built when nvcc is found. */
 extern const yee_backend_ops yee_backend_cuda;
 #endif
 
-/* Backend by name ("cpu", "cuda"); NULL if not built in. */
+/* ---- bookkeeping every backend shares (kernels/backend.c) ---- */
+
+/* The checkpoint parts of a subdomain (the state_parts contract above), in that order: where
+ * each array is (a host or device pointer) and its length in values. A backend fills one when
+ * it is created and answers state_parts, state_part_bytes and state_transfer from it. */
+enum { YEE_STATE_MAX_PARTS = 6 + 4 * 6 + 1 };
+typedef struct yee_state_layout {
+    int nparts;
+    yee_real *part[YEE_STATE_MAX_PARTS];
+    int64_t len[YEE_STATE_MAX_PARTS];
+} yee_state_layout;
+
+/* fields f (total values each); per slab its four psi arrays psi[s] = {psi_e[0], psi_e[1],
+ * psi_h[0], psi_h[1]} of cells[s] values; the polarizations (npol values; none when npol 0). */
+void yee_state_layout_build(yee_state_layout *L, yee_fields f, int64_t total, int nslabs,
+                            yee_real *const psi[][4], const int64_t *cells, yee_real *pol,
+                            int64_t npol);
+
+/* The 1-D lines of a setup in one block, per axis ie, be, ae (n+1 values) then ih, bh, ah (n):
+ * its length in values, the block filled from the setup (host memory), and the pointers of
+ * yee_lines and yee_cpml_axis into a block of that layout at base (host or device). */
+size_t yee_lines_length(yee_dims d);
+void yee_lines_pack(const yee_setup *s, yee_real *block);
+void yee_lines_point(yee_dims d, yee_real *base, yee_lines *lines, yee_cpml_axis pml[3]);
+
+/* The cells of slab s, and its extents in w. */
+int64_t yee_slab_cells(const yee_slab *s, int64_t w[3]);
+
+/* Backend by name ("cpu", "cpu-reference", "cuda"); NULL if not built in. */
 const yee_backend_ops *yee_backend_find(const char *name);
 
 /* Host memory available for new allocations now (MemAvailable of /proc/meminfo), in bytes;
  * 0 when unknown. Backends compare their needs against it before allocating. */
 size_t yee_host_memory_available(void);
+
+/* YEE_ERR_NOMEM ("the grid needs at least X GiB of host memory on this rank but only Y GiB are
+ * available ...") when need exceeds yee_host_memory_available(): checked before allocating, so
+ * a run that cannot fit stops with a message instead of being killed half-way. */
+int yee_backend_check_host_memory(size_t need, yee_err *err);
 
 /* Number of usable CUDA devices (0 when the CUDA backend is not built or finds none). */
 int yee_backend_cuda_devices(void);

@@ -1,4 +1,4 @@
-/* model/config.c -- helpers on the plain yee_config description (names, freeing). */
+/* model/config.c -- helpers on the plain yee_config description (names, time step, freeing). */
 #include "config.h"
 
 #include <math.h>
@@ -19,6 +19,14 @@ int yee_component_parse(const char *s)
         if (strcasecmp(s, component_names[c]) == 0)
             return c;
     return -1;
+}
+
+double yee_courant_dt(const double dx[3], double courant)
+{
+    double inv2 = 0;
+    for (int a = 0; a < 3; a++)
+        inv2 += 1.0 / (dx[a] * dx[a]);
+    return courant / sqrt(inv2);
 }
 
 void yee_config_free(yee_config *cfg)

@@ -154,7 +154,7 @@ typedef struct yee_shape_cfg {
     int vox_n[3];        /* voxels: cells of the voxel grid along x, y, z; it spans the box */
     uint16_t *vox;       /*   (center, size), voxel (i, j, k) at vox[i + n0 (j + n1 k)] holds an
                           *   index into yee_config.materials; owned. Permittivity data become
-                          *   one material per distinct value (io/deck.c) */
+                          *   one material per distinct value (io/deck_voxels.c) */
     double lattice[3][3];/* repetition vectors a1, a2, a3 (um) */
     int counts[3];       /* copies at center + i a1 + j a2 + k a3, 0 <= i < counts[0], ... */
 } yee_shape_cfg;
@@ -214,6 +214,10 @@ typedef struct yee_config {
  * tight for boxes, voxel blocks, spheres, ellipsoids and prisms (the vertices' extent), exact for
  * cylinders and cones along any axis. */
 void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3]);
+
+/* The time step, c-units, at `courant` times the 3D Courant limit of cells dx[3] (um):
+ * courant / sqrt(1/dx^2 + 1/dy^2 + 1/dz^2). The deck reader and `yee bench` both use it. */
+double yee_courant_dt(const double dx[3], double courant);
 
 /* Release what a config owns; leaves it zeroed. Safe on a zeroed config. */
 void yee_config_free(yee_config *cfg);

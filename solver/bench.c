@@ -25,17 +25,15 @@ static void standard_config(const yee_bench_options *opt, yee_config *c, yee_sou
     memset(src, 0, sizeof *src);
     snprintf(c->name, sizeof c->name, "bench");
     snprintf(c->out_dir, sizeof c->out_dir, ".");
-    double inv2 = 0.0;
     for (int a = 0; a < 3; a++) {
         c->n[a] = opt->n[a];
         c->dx[a] = 0.05;
         c->origin[a] = -0.5 * c->n[a] * c->dx[a];
         c->boundary[a][0] = c->boundary[a][1] = YEE_BC_CPML;
         c->pml_cells[a][0] = c->pml_cells[a][1] = 10;
-        inv2 += 1.0 / (c->dx[a] * c->dx[a]);
     }
     c->courant = 0.99;
-    c->dt = c->courant / sqrt(inv2);
+    c->dt = yee_courant_dt(c->dx, c->courant);
     c->steps = 1L << 40; /* advanced in pieces; never reached */
     c->eps_r = 1.0;
     c->pml_order = 3.0;
@@ -80,8 +78,7 @@ static int bench_backend(const yee_bench_options *opt, const char *name, bench_r
     yee_config cfg;
     yee_source_cfg src;
     standard_config(opt, &cfg, &src);
-    yee_run_options ro;
-    memset(&ro, 0, sizeof ro);
+    yee_run_options ro = opt->run;
     ro.backend = name;
     ro.no_output = 1;
     for (int a = 0; a < 3; a++)

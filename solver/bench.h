@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "common/yee_err.h"
+#include "solver/sim.h"
 
 typedef struct yee_bench_options {
     const char *backend; /* "cpu", "cuda", "all" (every backend built and usable) */
@@ -25,6 +26,7 @@ typedef struct yee_bench_options {
     int json;            /* JSON instead of a table */
     int weak;            /* under MPI: n is per rank and the global grid grows with the ranks */
     int ranks[3];        /* MPI ranks per axis (as yee run --ranks); all 0: MPI_Dims_create */
+    yee_run_options run; /* tuning (from the environment, as for yee run) */
 } yee_bench_options;
 
 /* Bytes one cell update of the standard problem on an n[0] x n[1] x n[2] grid must move to

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "io/h5read.h"
-#include "solver/grid.h"
+#include "solver/structure.h"
 
 /* One summed component over a box of nodes: global placement and this rank's part. */
 typedef struct region {
@@ -221,7 +221,7 @@ static int setup_dft(yee_dft_set *d, monitor *m, yee_err *err)
 }
 
 int yee_dft_set_create(const yee_config *cfg, const yee_backend_ops *be, void *ctx,
-                       const int n_local[3], const int offset[3], yee_dft_set **out,
+                       const int n_local[3], const int offset[3], int every, yee_dft_set **out,
                        yee_err *err)
 {
     *out = NULL;
@@ -264,10 +264,9 @@ int yee_dft_set_create(const yee_config *cfg, const yee_backend_ops *be, void *c
     for (int q = 0; q < d->nmon; q++)
         fmon = fmax(fmon, d->mon[q].cfg->fmax);
     d->every = sample_every(cfg, fmon);
-    /* YEE_DFT_EVERY=k forces the sampling interval (tests compare k = 1 with the automatic k) */
-    const char *force = getenv("YEE_DFT_EVERY");
-    if (force && atoi(force) >= 1)
-        d->every = atoi(force);
+    /* every >= 1 forces the sampling interval (tests compare 1 with the automatic k) */
+    if (every >= 1)
+        d->every = every;
     *out = d;
     return YEE_OK;
 }

@@ -12,7 +12,7 @@
 
 #include "io/vtk.h"
 
-int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int nranks,
+int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_structure *g, int nranks,
                        yee_err *err)
 {
     static const char *const names[3] = {"Ex", "Ey", "Ez"};
@@ -32,7 +32,7 @@ int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int 
         if (rc < 0)
             break;
         const int zero[3] = {0, 0, 0};
-        yee_grid_eps(g, c, zero, g->n, buf);
+        yee_structure_eps(g, c, zero, g->n, buf);
         const int64_t start[3] = {g->offset[0], g->offset[1], g->offset[2]};
         const int64_t count[3] = {g->n[0], g->n[1], g->n[2]};
         rc = yee_h5_snapshot_write(h, id, 0, 0, 0.0, start, count, buf, err);
@@ -58,8 +58,8 @@ int yee_geometry_preview(const yee_config *cfg, const char *dir, char *path_out,
     snprintf(c.out_dir, sizeof c.out_dir, "%s", dir);
     snprintf(path_out, cap, "%s/%s_geometry.h5", dir, cfg->name);
     const int zero[3] = {0, 0, 0};
-    yee_grid g;
-    YEE_TRY(yee_grid_build(&c, c.n, zero, &g, err));
+    yee_structure g;
+    YEE_TRY(yee_structure_build(&c, c.n, zero, &g, err));
     yee_h5 *h = NULL;
     int rc = yee_h5_create(path_out, MPI_COMM_SELF, &c, NULL, &h, err);
     if (rc == YEE_OK)
@@ -70,6 +70,6 @@ int yee_geometry_preview(const yee_config *cfg, const char *dir, char *path_out,
         if (rc == YEE_OK)
             rc = rc_close;
     }
-    yee_grid_free(&g);
+    yee_structure_free(&g);
     return rc;
 }

@@ -8,10 +8,10 @@
 #include "common/yee_err.h"
 #include "model/config.h"
 #include "io/h5out.h"
-#include "solver/grid.h"
+#include "solver/structure.h"
 
 /* Collective on h's communicator. Errors: YEE_ERR_NOMEM, YEE_ERR_IO. */
-int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_grid *g, int nranks,
+int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_structure *g, int nranks,
                        yee_err *err);
 
 /* `yee check --geometry DIR`: rasterize the whole grid on this process alone and write

@@ -8,7 +8,6 @@
 #include <mpi-ext.h> /* MPIX_Query_cuda_support */
 #endif
 
-enum { INTERIOR_CHUNKS = 4 }; /* MPI is progressed between chunks of the interior update */
 
 struct yee_halo {
     const yee_backend_ops *be;
@@ -26,12 +25,11 @@ struct yee_halo {
 };
 
 /* Does the MPI library read device pointers? Asked at run time (Open MPI's extension; a binary
- * built against one Open MPI may run with another), or told by YEE_CUDA_AWARE_MPI. */
-static int mpi_reads_device_memory(void)
+ * built against one Open MPI may run with another) unless the caller says (cuda_aware). */
+static int mpi_reads_device_memory(int cuda_aware)
 {
-    const char *force = getenv("YEE_CUDA_AWARE_MPI");
-    if (force && *force)
-        return atoi(force) != 0;
+    if (cuda_aware)
+        return cuda_aware > 0;
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
     return MPIX_Query_cuda_support() == 1;
 #else
@@ -73,7 +71,8 @@ static int alloc_buffers(yee_halo *h, int device)
 }
 
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr[3][2], yee_halo **out, yee_err *err)
+                    const int nbr[3][2], int overlap, int cuda_aware, yee_halo **out,
+                    yee_err *err)
 {
     *out = NULL;
     yee_halo *h = (yee_halo *)calloc(1, sizeof *h);
@@ -95,11 +94,10 @@ int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const i
                 h->bytes_per_step += (double)face_values(h, a) * sizeof(yee_real);
             }
     }
-    const char *ov = getenv("YEE_HALO_OVERLAP");
-    h->overlap = !(ov && *ov && atoi(ov) == 0);
+    h->overlap = overlap;
     if (h->active) {
         int ok = 0;
-        if (mpi_reads_device_memory() && (ok = alloc_buffers(h, 1)))
+        if (mpi_reads_device_memory(cuda_aware) && (ok = alloc_buffers(h, 1)))
             h->device_buffers = 1;
         if (!ok && !alloc_buffers(h, 0)) {
             yee_halo_destroy(h);
@@ -165,19 +163,14 @@ int yee_halo_settle(yee_halo *h, long step, yee_err *err)
     return YEE_OK;
 }
 
-static int step(yee_halo *h, yee_field_kind kind, const yee_box *cells, yee_err *err)
+void yee_halo_split(const yee_halo *h, yee_field_kind kind, yee_halo_split_boxes *out)
 {
-    return kind == YEE_FIELD_H ? h->be->step_h(h->ctx, cells, err)
-                               : h->be->step_e(h->ctx, cells, err);
-}
-
-int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err)
-{
+    memset(out, 0, sizeof *out);
     /* the ghosts this update reads: E ghosts for the H update, H ghosts for the E update */
     const yee_field_kind ghosts = kind == YEE_FIELD_H ? YEE_FIELD_E : YEE_FIELD_H;
     if (!h->active || !h->overlap || h->pending != (int)ghosts) {
-        YEE_TRY(yee_halo_settle(h, step_no, err));
-        return step(h, kind, NULL, err);
+        out->whole = 1;
+        return;
     }
     /* the cells next to a receiving face: layer n-1 (H, reading E ghosts at n) or 0 (E, reading
      * H ghosts at -1); the interior is the rest */
@@ -191,20 +184,16 @@ int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err
             inner.lo[a] = 1;
     }
     /* the interior in chunks of planes (z, the slowest axis: each chunk streams contiguous
-     * memory), MPI progressed between them */
+     * memory), so MPI can be progressed between them */
     const int ax = 2;
     const int len = inner.hi[ax] - inner.lo[ax];
-    const int chunks = len < INTERIOR_CHUNKS ? 1 : INTERIOR_CHUNKS;
+    const int chunks = len < YEE_HALO_CHUNKS ? 1 : YEE_HALO_CHUNKS;
     for (int q = 0; q < chunks && !yee_box_empty(inner); q++) {
         yee_box part = inner;
         part.lo[ax] = inner.lo[ax] + (int)((long)len * q / chunks);
         part.hi[ax] = inner.lo[ax] + (int)((long)len * (q + 1) / chunks);
-        YEE_TRY(step(h, kind, &part, err));
-        int done = 0;
-        if (h->nreq)
-            MPI_Testall(h->nreq, h->req, &done, MPI_STATUSES_IGNORE);
+        out->interior[out->ninterior++] = part;
     }
-    YEE_TRY(yee_halo_settle(h, step_no, err));
     /* the boundary layers as disjoint boxes: axis a's layer spans the interior range of the
      * axes before it (their layers are done) and the whole range of the axes after it */
     for (int a = 0; a < 3; a++) {
@@ -218,9 +207,20 @@ int yee_halo_update(yee_halo *h, yee_field_kind kind, long step_no, yee_err *err
             layer.hi[b] = inner.hi[b];
         }
         if (!yee_box_empty(layer))
-            YEE_TRY(step(h, kind, &layer, err));
+            out->boundary[out->nboundary++] = layer;
     }
-    return YEE_OK;
+}
+
+void yee_halo_progress(yee_halo *h)
+{
+    int done = 0;
+    if (h->nreq)
+        MPI_Testall(h->nreq, h->req, &done, MPI_STATUSES_IGNORE);
+}
+
+int yee_halo_active(const yee_halo *h)
+{
+    return h && h->active;
 }
 
 void yee_halo_get_stats(const yee_halo *h, yee_halo_stats *out)

@@ -1,20 +1,18 @@
-/* solver/halo.h -- the ghost-layer exchange between MPI ranks (and across periodic faces), and the
- * split of each field update that lets the exchange run while the interior is updated.
+/* solver/halo.h -- the ghost-layer exchange between MPI ranks (and across periodic faces): it
+ * moves faces and nothing else; the step script (solver/step.c) does the updates around it.
  *
  * The H update reads E ghosts (layer n, from the upper neighbour's layer 0), the E update reads
  * H ghosts (layer -1, from the lower neighbour's layer n-1), and each is needed only by the one
- * layer of cells next to its face (docs/design.md "Halo"). So a step runs
- *   [E faces in flight] H interior -> wait, unpack E ghosts -> H boundary layers -> M currents
- *   -> pack H faces, send -> E interior -> wait, unpack H ghosts -> E boundary layers
- *   -> J currents -> pack E faces, send [in flight into the next step]
- * and every cell still gets the same arithmetic on the same values as in a run without the split
- * (so fields stay bit-identical to one rank). Between interior chunks the exchange is progressed
- * (MPI_Testall), since most MPI libraries move a large message only inside MPI calls.
+ * layer of cells next to its face (docs/design.md "Halo"). So while the faces of one field
+ * travel, the update of the other can run on every cell but those layers: yee_halo_split says
+ * which boxes those are (the interior in chunks, with yee_halo_progress between them, since most
+ * MPI libraries move a large message only inside MPI calls; then the boundary layers once
+ * yee_halo_settle has received the ghosts). Every cell gets the same arithmetic on the same
+ * values as in a run without the split, so fields stay bit-identical to one rank.
  *
  * Messages go through buffers from the backend's halo_alloc: pinned host memory on a GPU, or the
- * device's own memory when the MPI library reads device pointers (CUDA-aware, asked at run time
- * with MPIX_Query_cuda_support, or forced with YEE_CUDA_AWARE_MPI=0|1). YEE_HALO_OVERLAP=0 turns
- * the split off (exchange, then update), for measurements.
+ * device's own memory when the MPI library reads device pointers (CUDA-aware: asked at run time
+ * with MPIX_Query_cuda_support, or told by the caller).
  */
 #ifndef YEE_SOLVER_HALO_H
 #define YEE_SOLVER_HALO_H
@@ -36,22 +34,40 @@ typedef struct yee_halo_stats {
 } yee_halo_stats;
 
 /* Sets up the exchange of a subdomain of n cells with neighbours nbr[axis][0 low, 1 high]
- * (MPI_PROC_NULL: none) on communicator cart, allocating its buffers from the backend.
+ * (MPI_PROC_NULL: none) on communicator cart, allocating its buffers from the backend. overlap:
+ * split the updates around the exchange (0: exchange, then update, for measurements);
+ * cuda_aware: 0 ask the MPI library whether it reads device memory, 1 it does, -1 it does not.
  * YEE_ERR_NOMEM when a buffer cannot be had. */
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr[3][2], yee_halo **out, yee_err *err);
+                    const int nbr[3][2], int overlap, int cuda_aware, yee_halo **out,
+                    yee_err *err);
 
-/* The backend's step_h (kind H) or step_e (kind E) over the whole subdomain, completing on the
- * way the exchange of the other field started by yee_halo_start (if one is in flight). */
-int yee_halo_update(yee_halo *h, yee_field_kind kind, long step, yee_err *err);
+/* 1 if this rank exchanges any face (neighbours, or itself across a periodic axis). */
+int yee_halo_active(const yee_halo *h);
 
 /* Packs and sends this rank's faces of `kind` (after its update and currents) and posts the
  * receives of its ghosts; without overlap it also waits and unpacks. */
 int yee_halo_start(yee_halo *h, yee_field_kind kind, long step, yee_err *err);
 
-/* Completes an exchange in flight, so every ghost layer holds its neighbour's values (before a
- * checkpoint, and at the end of an advance). */
+/* Completes the exchange in flight (if any): waits, then unpacks the ghosts. */
 int yee_halo_settle(yee_halo *h, long step, yee_err *err);
+
+/* Lets MPI move the exchange in flight along (MPI_Testall). */
+void yee_halo_progress(yee_halo *h);
+
+/* The cells of the update of field `kind` (the one that reads the other field's ghosts), split
+ * around the exchange in flight: `interior` boxes read no ghost of it (update them, progressing
+ * the exchange between them), `boundary` boxes do (update them after yee_halo_settle). whole: no
+ * such exchange is in flight (or the split is off): settle, then update every cell at once. */
+enum { YEE_HALO_CHUNKS = 4 };
+typedef struct yee_halo_split_boxes {
+    int whole;
+    int ninterior;
+    yee_box interior[YEE_HALO_CHUNKS];
+    int nboundary;
+    yee_box boundary[3];
+} yee_halo_split_boxes;
+void yee_halo_split(const yee_halo *h, yee_field_kind kind, yee_halo_split_boxes *out);
 
 void yee_halo_get_stats(const yee_halo *h, yee_halo_stats *out);
 

@@ -16,9 +16,9 @@
 #include "postproc/resonances.h"
 #include "solver/bench.h"
 #include "solver/geometry_out.h"
-#include "solver/grid.h"
+#include "solver/structure.h"
 #include "solver/sim.h"
-#include "solver/source.h"
+#include "solver/waveform.h"
 #include "solver/sweep.h"
 
 #ifndef YEE_VERSION
@@ -73,6 +73,40 @@ typedef struct cli {
     const char *geometry_dir; /* yee check --geometry DIR */
     const char *restart;      /* yee run --restart CKPT */
 } cli;
+
+/* The only place the library's options come from the environment (docs/performance.md and
+ * docs/cluster.md name the tuning variables; tests use the YEE_SIGNAL_* and YEE_FAULT_RANK hooks). */
+static long env_long(const char *name, long otherwise)
+{
+    const char *v = getenv(name);
+    return v && *v ? atol(v) : otherwise;
+}
+
+static yee_run_options run_options_from_environment(void)
+{
+    yee_run_options o = yee_run_options_default();
+    o.tuning.fused_steps = (int)env_long("YEE_FUSED_STEPS", 0);
+    o.tuning.no_overlap = env_long("YEE_HALO_OVERLAP", 1) == 0;
+    const char *aware = getenv("YEE_CUDA_AWARE_MPI");
+    if (aware && *aware)
+        o.tuning.cuda_aware_mpi = atoi(aware) ? 1 : -1;
+    o.tuning.dft_every = (int)env_long("YEE_DFT_EVERY", 0);
+    o.tuning.cpu_band_rows = (int)env_long("YEE_CPU_PAIR_ROWS", 0);
+    o.tuning.sync_each_launch = env_long("YEE_DEBUG_SYNC", 0) == 1;
+    /* YEE_SIGNAL_AT_STEP=N[:USR1|:KILL] raises SIGTERM (SIGUSR1, SIGKILL) after step N, on rank
+     * YEE_SIGNAL_RANK only when set: tests stop a run as a scheduler or a crash would */
+    const char *sig_at = getenv("YEE_SIGNAL_AT_STEP");
+    if (sig_at && *sig_at) {
+        o.test.signal_at_step = atol(sig_at);
+        o.test.signal_num = strstr(sig_at, "USR1") ? SIGUSR1
+                            : strstr(sig_at, "KILL") ? SIGKILL
+                                                     : SIGTERM;
+    }
+    o.test.signal_rank = (int)env_long("YEE_SIGNAL_RANK", -1);
+    o.test.fault_rank = (int)env_long("YEE_FAULT_RANK", -1);
+    o.test.fault = o.test.fault_rank >= 0;
+    return o;
+}
 
 static int rank0(void)
 {
@@ -331,8 +365,7 @@ static int cmd_run(int argc, char **argv)
         free(c.sets);
         return rc;
     }
-    yee_run_options opt;
-    memset(&opt, 0, sizeof opt);
+    yee_run_options opt = run_options_from_environment();
     opt.backend = c.backend ? c.backend : cfg.backend;
     opt.quiet = c.quiet;
     for (int a = 0; a < 3; a++)
@@ -376,9 +409,9 @@ static int cmd_run(int argc, char **argv)
                    stats.steps, stats.seconds, stats.backend,
                    emulated ? " (emulated on the CPU)" : "", stats.mcells_per_s, mem,
                    stats.h5_path);
-            if (stats.paired_steps > 0)
-                printf("%ld of the steps ran two at a time (nothing was due between them)\n",
-                       stats.paired_steps);
+            if (stats.fused_steps > 0)
+                printf("%ld of the steps ran in fused sweeps (the backend's advance)\n",
+                       stats.fused_steps);
         }
         if (!c.quiet)
             print_halo_summary(&stats);
@@ -406,6 +439,7 @@ static int cmd_bench(int argc, char **argv)
 {
     yee_bench_options o;
     memset(&o, 0, sizeof o);
+    o.run = run_options_from_environment();
     o.backend = "all";
     o.n[0] = o.n[1] = o.n[2] = 128;
     o.steps = 100;

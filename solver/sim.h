@@ -1,10 +1,14 @@
 /* solver/sim.h -- a simulation: one subdomain's backend, its sources and monitors, the time loop.
  *
- * The leapfrog is written once here against kernels/backend.h (STYLE 3.3):
- *   H^{n+1/2} (step_h) -> H halo -> E^{n+1} (step_e) -> sources J^{n+1/2} -> E halo -> monitors
- * Output goes through io/h5out.h (one HDF5 file per run + XDMF) and io/vtk.h.
- * With MPI the global grid is split into one block per rank (a Cartesian grid of ranks); each
- * rank advances its block and exchanges one ghost layer of faces with its neighbours.
+ * The order of one time step is written once, in solver/step.c:
+ *   H update -> magnetic currents -> H halo -> E update -> electric currents -> E halo -> monitors
+ * against kernels/backend.h (STYLE 3.3). Output goes through io/h5out.h (one HDF5 file per run +
+ * XDMF) and io/vtk.h. With MPI the global grid is split into one block per rank (a Cartesian grid
+ * of ranks, solver/decompose.h); each rank advances its block and exchanges one ghost layer of
+ * faces with its neighbours (solver/halo.h).
+ *
+ * The library reads no environment variable: what a user or a test may tune or inject arrives in
+ * yee_run_options, which the application (app/main.c) fills once.
  */
 #ifndef YEE_SOLVER_SIM_H
 #define YEE_SOLVER_SIM_H
@@ -27,8 +31,10 @@ typedef struct yee_signal_flags {
     volatile sig_atomic_t usr1;   /* SIGUSR1s received so far */
 } yee_signal_flags;
 
+/* How to run, beyond what the deck says. yee_run_options_default() gives every default; the
+ * tuning and test members change speed or inject faults, never a correct run's results. */
 typedef struct yee_run_options {
-    const char *backend; /* "cpu", "cuda" or "auto" (NULL = auto) */
+    const char *backend; /* "cpu", "cpu-reference", "cuda" or "auto" (NULL = auto) */
     int quiet;           /* no summary on stdout */
     int progress;        /* progress line on stderr (main sets it when stderr is a terminal) */
     int no_output;       /* skip HDF5/VTK output (benchmarks) */
@@ -39,7 +45,30 @@ typedef struct yee_run_options {
     yee_signal_flags *signals;          /* NULL: signals are not watched (bench, sweeps) */
     const char *const *sets;            /* the --set options: part of the run's identity */
     int nsets;
+    struct {
+        int fused_steps;      /* most steps per backend advance call (0: the default, 16; 1:
+                               * one step per call; YEE_FUSED_STEPS) */
+        int no_overlap;       /* 1: exchange halos, then update (YEE_HALO_OVERLAP=0) */
+        int cuda_aware_mpi;   /* 0: ask the MPI library; 1: it reads device memory; -1: it does
+                               * not (YEE_CUDA_AWARE_MPI=1|0) */
+        int dft_every;        /* DFT sampling interval (0: from the sources' bandwidth;
+                               * YEE_DFT_EVERY) */
+        int cpu_band_rows;    /* CPU wavefront band height (0: sized for L2; YEE_CPU_PAIR_ROWS) */
+        int sync_each_launch; /* CUDA: synchronize after each kernel (YEE_DEBUG_SYNC=1) */
+    } tuning;
+    struct {
+        long signal_at_step;  /* raise signal_num after this step (0: never; YEE_SIGNAL_AT_STEP) */
+        int signal_num;       /* SIGTERM, SIGUSR1 or SIGKILL */
+        int signal_rank;      /* only on this rank (-1: every rank; YEE_SIGNAL_RANK) */
+        int fault;            /* 1: rank fault_rank fails at setup as if out of memory
+                               * (YEE_FAULT_RANK), to test that every rank stops with its message */
+        int fault_rank;
+    } test;
 } yee_run_options;
+
+/* Every option at its default: auto backend, output on, no restart, no test hook. (A zeroed
+ * struct differs only in test.signal_num and signal_rank, which matter only with a hook.) */
+yee_run_options yee_run_options_default(void);
 
 typedef struct yee_run_stats {
     long steps;            /* steps taken */
@@ -51,7 +80,7 @@ typedef struct yee_run_stats {
     long checkpoint_step;  /* step of the last checkpoint written, -1 if none */
     char checkpoint[YEE_PATH_LEN + YEE_NAME_LEN + 8]; /* its manifest */
     yee_halo_stats halo;   /* this rank's exchange: mode, time waited, bytes per step */
-    long paired_steps;     /* steps taken two at a time (step_pair, temporal blocking) */
+    long fused_steps;      /* steps taken by the backend's advance (several per pass) */
     const char *backend;   /* the backend that ran ("cpu", "cuda"; static storage) */
 } yee_run_stats;
 
@@ -88,8 +117,9 @@ int yee_sim_run(const yee_config *cfg, const yee_run_options *opt, yee_run_stats
 /* Host+device bytes a run of cfg needs on one rank (fields, materials, psi, monitor buffers). */
 size_t yee_sim_bytes_estimate(const yee_config *cfg);
 
-/* The backend for `name`: "cpu", "cuda", or "auto" (cuda when a device is present, else cpu).
- * YEE_ERR_UNSUPPORTED when the named backend is not built in or has no device. */
+/* The backend for `name`: "cpu", "cpu-reference", "cuda", or "auto" (cuda when a real device is
+ * present, else cpu). YEE_ERR_UNSUPPORTED when the named backend is not built in or has no
+ * device. */
 int yee_backend_pick(const char *name, const yee_backend_ops **out, yee_err *err);
 
 #endif

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/grid.h"
-#include "solver/source.h"
+#include "solver/structure.h"
+#include "solver/waveform.h"
 #include "solver/tfsf.h"
 
 /* One node of a dipole or volume source: J (or M) = weight * profile(t). */

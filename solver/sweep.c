@@ -31,6 +31,7 @@
 #include "model/config.h"
 #include "io/deck.h"
 #include "io/h5read.h"
+#include "common/yee_file.h"
 #include "io/params.h"
 #include "kernels/backend.h"
 #include "postproc/harminv_modes.h"
@@ -124,29 +125,6 @@ static void recv_polite(void *buf, int count, MPI_Datatype type, int src, int ta
  * Files: directories, atomic writes, markers, logs
  * ------------------------------------------------------------------------------------------- */
 
-/* mkdir -p */
-static int make_dirs(const char *path, yee_err *err)
-{
-    char buf[YEE_PATH_LEN];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-                return yee_fail(err, YEE_ERR_IO, "cannot create directory '%s': %s", buf,
-                                strerror(errno));
-            *p = c;
-            if (c == '\0')
-                break;
-        }
-    }
-    struct stat st;
-    if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-        return yee_fail(err, YEE_ERR_IO, "'%s' is not a directory", path);
-    return YEE_OK;
-}
-
 /* Writes data to path through path.tmp, fsync and rename, then syncs the directory: a crash
  * leaves either the old file or the new one, never a torn one. */
 static int write_atomic(const char *path, const char *data, size_t len, yee_err *err)
@@ -196,38 +174,6 @@ static int write_atomic(const char *path, const char *data, size_t len, yee_err 
     return YEE_OK;
 }
 
-/* The whole file, NUL-terminated, malloc'd; NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *len_out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = (char *)malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len + 1 == cap) {
-            char *b2 = (char *)realloc(buf, cap * 2);
-            if (!b2) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b2;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf) {
-        buf[len] = '\0';
-        if (len_out)
-            *len_out = len;
-    }
-    return buf;
-}
 
 /* One line of text for a CSV cell or a marker: control characters become spaces, trimmed. */
 static void one_line(char *s)
@@ -268,7 +214,7 @@ static void log_reason(const char *log_path, char *out, size_t n)
 {
     out[0] = '\0';
     size_t len = 0;
-    char *text = read_file(log_path, &len);
+    char *text = yee_read_file(log_path, &len);
     if (!text)
         return;
     const char *best = NULL, *last = NULL;
@@ -304,7 +250,7 @@ static void read_marker(const char *dir, marker *m)
     for (int k = 0; k < 2 && !m->found; k++) {
         char path[YEE_PATH_LEN + 16];
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        char *text = read_file(path, NULL);
+        char *text = yee_read_file(path, NULL);
         if (!text)
             continue;
         m->found = 1;
@@ -652,7 +598,7 @@ static int check_out_dir(sweep *sw, yee_err *err)
         if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
             return yee_fail(err, YEE_ERR_IO, "no sweep directory '%s' to collect (got: %s)",
                             dir, strerror(errno ? errno : ENOTDIR));
-    } else if (make_dirs(dir, err) < 0) {
+    } else if (yee_make_dirs(dir, "directory", err) < 0) {
         char msg[YEE_ERR_MSG_LEN];
         snprintf(msg, sizeof msg, "%s", err->msg);
         return yee_fail(err, YEE_ERR_IO, "the output directory is not usable: %s", msg);
@@ -706,7 +652,7 @@ static int check_job_deck(const char *path, char *name, size_t cap, yee_err *err
 static int setup(sweep *sw, yee_err *err)
 {
     const sweep_opts *o = sw->o;
-    sw->text = read_file(o->deck, NULL);
+    sw->text = yee_read_file(o->deck, NULL);
     if (!sw->text)
         return yee_fail(err, YEE_ERR_IO, "cannot open deck '%s': %s", o->deck, strerror(errno));
     /* the deck first: a deck with a typo leaves no output directory behind */
@@ -734,7 +680,7 @@ static int setup(sweep *sw, yee_err *err)
     for (long j = 0; j < sw->njobs; j++) {
         sweep_job *jb = &sw->jobs[j];
         snprintf(jb->dir, sizeof jb->dir, "%.990s/job-%04ld", o->out_dir, j + 1);
-        YEE_TRY(make_dirs(jb->dir, err));
+        YEE_TRY(yee_make_dirs(jb->dir, "directory", err));
         char include_prefix[YEE_PATH_LEN];
         relative_dir(jb->dir, deck_dir, include_prefix, sizeof include_prefix);
         char *deck = NULL;
@@ -760,7 +706,7 @@ static int setup(sweep *sw, yee_err *err)
         /* a job whose deck changed is not finished any more, whatever it left behind */
         char path[YEE_PATH_LEN + 16];
         snprintf(path, sizeof path, "%s/deck.cfg", jb->dir);
-        char *old = read_file(path, NULL);
+        char *old = yee_read_file(path, NULL);
         if (!old || strcmp(old, deck) != 0) {
             clear_markers(jb->dir);
             rc = write_atomic(path, deck, strlen(deck), err);

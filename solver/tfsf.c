@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/grid.h"
-#include "solver/source.h"
+#include "solver/structure.h"
+#include "solver/waveform.h"
 
 #define PAD_CELLS 4   /* 1-D cells before the entry corner: room for the interpolation stencil */
 #define ABS_CELLS 60  /* graded absorbing layer at the far end of the 1-D grid */
@@ -453,11 +453,6 @@ int yee_tfsf_e_step(yee_tfsf *t, yee_point_current *out)
 double yee_tfsf_end_time(const yee_tfsf *t)
 {
     return t->end_time;
-}
-
-double yee_tfsf_incident_e(const yee_tfsf *t, double xi)
-{
-    return interp(t->line[0].e, t->m + 1, (xi + PAD_CELLS * t->d) / t->d);
 }
 
 size_t yee_tfsf_state_size(const yee_tfsf *t)

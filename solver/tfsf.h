@@ -52,10 +52,6 @@ int yee_tfsf_e_step(yee_tfsf *t, yee_point_current *out);
 /* Time after which the incident wave has left the box (the profile's end plus the crossing). */
 double yee_tfsf_end_time(const yee_tfsf *t);
 
-/* Value of the incident E along the polarization at distance xi (um) past the entry corner of
- * the box, on the 1-D grid at the current time (tests use it). */
-double yee_tfsf_incident_e(const yee_tfsf *t, double xi);
-
 /* Checkpoints: the bytes of the 1-D grid's state (step count, then its E and H lines); save
  * copies it to buf, load puts back what save wrote for the same source of the same deck. The
  * corrections and update factors are rebuilt from the deck and are not part of it. */

@@ -1,5 +1,5 @@
 # Deck reader tests (label `deck`; the docs/schema sync test is also `unit`). They run
-# tests/deck/deck_driver, which loads a deck through io/deck.c and prints the derived values or the
+# tests/deck/deck_driver, which loads a deck through io/deck.c (yee_deck_load) and prints the derived values or the
 # errors, so they need nothing of the solver. Each bad_*.cfg asserts its exact diagnostic text.
 add_executable(deck_driver ${CMAKE_CURRENT_LIST_DIR}/deck/deck_driver.c)
 target_link_libraries(deck_driver PRIVATE yee_io)

@@ -43,7 +43,7 @@ foreach(deck ${YEE_AGREE_DECKS})
       set(name ${name}_deferred)
     endif()
     yee_add_test(NAME ${name} LABELS gpu SKIP77 TIMEOUT 300
-      COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/backends_agree.py
+      COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/backends_agree.py
               --yee $<TARGET_FILE:yee> --deck ${deck} --work ${CMAKE_CURRENT_BINARY_DIR}/agree/${name}
               ${args})
     set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpus:1")
@@ -101,7 +101,7 @@ endforeach()
 # eagerly and, in the emulated build, with all device work deferred to the host's waits.
 # Skipped (77) where no CUDA backend can run.
 add_executable(yee_test_gpu_ops ${CMAKE_CURRENT_SOURCE_DIR}/gpu/ops.c)
-target_link_libraries(yee_test_gpu_ops PRIVATE yee_kernels yee_common)
+target_link_libraries(yee_test_gpu_ops PRIVATE yee_test_support)
 foreach(mode eager deferred)
   set(name gpu_ops_identical)
   if(mode STREQUAL "deferred")

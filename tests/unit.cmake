@@ -12,10 +12,11 @@ yee_add_test(NAME unit_dft_decimation LABELS unit TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/unit/check_decimation.py $<TARGET_FILE:yee>
           ${CMAKE_SOURCE_DIR}/validation/slab/slab_flux.cfg ${CMAKE_CURRENT_BINARY_DIR}/decimation)
 
-# The CPU backend's two-step wavefront (step_pair) gives the bytes of the six single-step ops.
-add_executable(yee_test_step_pair ${CMAKE_CURRENT_LIST_DIR}/unit/step_pair.c)
-target_link_libraries(yee_test_step_pair PRIVATE yee_solver)
-yee_add_test(NAME unit_step_pair LABELS unit TIMEOUT 60 COMMAND yee_test_step_pair)
+# Each schedule of the tuned CPU backend (advance: the fused sweep, the two-step wavefront)
+# gives the bytes of the reference backend's ops, step by step.
+add_executable(yee_test_cpu_schedules ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_schedules.c)
+target_link_libraries(yee_test_cpu_schedules PRIVATE yee_test_support)
+yee_add_test(NAME unit_cpu_schedules LABELS unit TIMEOUT 120 COMMAND yee_test_cpu_schedules)
 
 # The CUDA backend's thread blocks are legal launches that cover their box without more than
 # twice the threads it has cells (kernels/cuda/launch_shape.h; host arithmetic, every build).

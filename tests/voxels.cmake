@@ -1,5 +1,5 @@
-# Voxel import (geometry type "voxels": io/deck.c reads the data, geometry/ rasterizes it). The
-# fixture (tests/voxels/make_voxels.py) copies the decks of tests/voxels/ into a build folder and
+# Voxel import (geometry type "voxels": io/deck_voxels.c reads the data, geometry/ rasterizes
+# it). The fixture (tests/voxels/make_voxels.py) copies the decks of tests/voxels/ into a build folder and
 # writes their HDF5 data next to them, so nothing binary is checked in. Then:
 #  - voxels_geometry: `yee check --geometry` of a box of eps 4 drawn from permittivity voxels and
 #    from material-index voxels equals, bit for bit, the same box as a plain `box` (subpixel

@@ -13,6 +13,7 @@
 
 #include "kernels/backend.h"
 #include "kernels/cuda/launch_shape.h"
+#include "kernels/stages.h"
 
 #define CUDA_TRY(err, call)                                                                    \
     do {                                                                                       \
@@ -26,7 +27,7 @@ enum { HALO_BUFS = 16 }; /* send + receive buffer per axis and field, with room 
 
 struct cuda_slab {
     yee_slab box;
-    int w[3];
+    int64_t w[3];
     yee_real *d_psi_e[2];
     yee_real *d_psi_h[2];
 };
@@ -95,6 +96,7 @@ struct cuda_ctx {
     cudaStream_t copy_stream; /* snapshot copies (0 until the first one) */
     void *halo_dev[HALO_BUFS];   /* halo_alloc'd device buffers (CUDA-aware MPI), NULL: free */
     copy_slot copies[COPY_SLOTS];
+    yee_state_layout state;   /* the checkpoint parts (device pointers) */
 };
 
 /* ---- kernels: index maps only ---- */
@@ -478,40 +480,32 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
     c->media.cb = c->d_coef + s->nmat;
     c->media.ch = s->ch;
 
-    size_t nline = 0;
-    for (int a = 0; a < 3; a++)
-        nline += 3 * (size_t)(s->dims.n[a] + 1) + 3 * (size_t)s->dims.n[a];
+    /* the lines in the layout both backends share, staged through one host block */
+    const size_t nline = yee_lines_length(s->dims);
     YEE_TRY(dev_alloc(c, (void **)&c->d_lines, nline * sizeof(yee_real), err));
-    yee_real *p = c->d_lines;
-    for (int a = 0; a < 3; a++) {
-        const size_t ne = (size_t)s->dims.n[a] + 1, nh = (size_t)s->dims.n[a];
-        const yee_real *src[6] = {s->ie[a], s->be[a], s->ae[a], s->ih[a], s->bh[a], s->ah[a]};
-        yee_real *dst[6];
-        for (int q = 0; q < 6; q++) {
-            const size_t len = q < 3 ? ne : nh;
-            dst[q] = p;
-            CUDA_TRY(err, cudaMemcpy(p, src[q], len * sizeof(yee_real), cudaMemcpyHostToDevice));
-            p += len;
-        }
-        c->lines.ie[a] = dst[0];
-        c->pml[a].be = dst[1];
-        c->pml[a].ae = dst[2];
-        c->lines.ih[a] = dst[3];
-        c->pml[a].bh = dst[4];
-        c->pml[a].ah = dst[5];
-    }
+    yee_real *host_lines = (yee_real *)malloc(nline * sizeof(yee_real));
+    if (!host_lines)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "line staging");
+    yee_lines_pack(s, host_lines);
+    const cudaError_t copied =
+        cudaMemcpy(c->d_lines, host_lines, nline * sizeof(yee_real), cudaMemcpyHostToDevice);
+    free(host_lines);
+    if (copied != cudaSuccess)
+        return yee_fail(err, YEE_ERR_CUDA, "copying the lines: %s", cudaGetErrorString(copied));
+    yee_lines_point(s->dims, c->d_lines, &c->lines, c->pml);
     c->nslabs = s->nslabs;
+    yee_real *psi[6][4];
+    int64_t slab_cells[6];
     for (int k = 0; k < s->nslabs; k++) {
         cuda_slab *sl = &c->slabs[k];
         sl->box = s->slabs[k];
-        size_t cells = 1;
-        for (int a = 0; a < 3; a++) {
-            sl->w[a] = sl->box.hi[a] - sl->box.lo[a];
-            cells *= (size_t)sl->w[a];
-        }
+        slab_cells[k] = yee_slab_cells(&sl->box, sl->w);
+        const size_t bytes = (size_t)slab_cells[k] * sizeof(yee_real);
         for (int q = 0; q < 2; q++) {
-            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_e[q], cells * sizeof(yee_real), err));
-            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_h[q], cells * sizeof(yee_real), err));
+            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_e[q], bytes, err));
+            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_h[q], bytes, err));
+            psi[k][q] = sl->d_psi_e[q];
+            psi[k][2 + q] = sl->d_psi_h[q];
         }
     }
     for (int a = 0; a < 3; a++)
@@ -531,8 +525,9 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
     }
     YEE_TRY(dev_alloc(c, (void **)&c->d_norm, 2 * sizeof(double), err));
     YEE_TRY(dev_alloc(c, (void **)&c->d_bad, sizeof(unsigned long long), err));
-    const char *dbg = getenv("YEE_DEBUG_SYNC");
-    c->debug_sync = dbg && dbg[0] == '1';
+    c->debug_sync = s->tuning.sync_each_launch;
+    yee_state_layout_build(&c->state, c->f, c->total, c->nslabs, psi, slab_cells, c->d_pol,
+                           c->ndisp > 0 ? c->npol : 0);
     return YEE_OK;
 }
 
@@ -554,12 +549,11 @@ static int cuda_create(const yee_setup *s, void **out, yee_err *err)
     return YEE_OK;
 }
 
-static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
+/* ---- the stages of an update (kernels/stages.h), as kernel launches over box b ---- */
+
+static int stage_h_curl(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    const yee_box b = cells_box(c, cells);
-    if (yee_box_empty(b)) /* a grid dimension of 0 is a launch error */
-        return YEE_OK;
     launch_dims sh = box_shape(b);
     h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media.ch, b);
     YEE_TRY(launched(c, err, "h_kernel"));
@@ -576,18 +570,19 @@ static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
     return YEE_OK;
 }
 
-static int cuda_step_e(void *vctx, const yee_box *cells, yee_err *err)
+static int stage_e_polarize(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    const yee_box b = cells_box(c, cells);
-    if (yee_box_empty(b)) /* a grid dimension of 0 is a launch error */
+    if (!c->ndisp)
         return YEE_OK;
-    const unsigned ade_blocks = list_blocks(c->ndisp);
-    if (c->ndisp) {
-        ade_polarize_kernel<<<ade_blocks, LIST_BLOCK>>>(c->f, c->d, b, c->ndisp, c->d_disp,
-                                                        c->d_pcoef, c->d_pol);
-        YEE_TRY(launched(c, err, "ade_polarize_kernel"));
-    }
+    ade_polarize_kernel<<<list_blocks(c->ndisp), LIST_BLOCK>>>(c->f, c->d, b, c->ndisp,
+                                                               c->d_disp, c->d_pcoef, c->d_pol);
+    return launched(c, err, "ade_polarize_kernel");
+}
+
+static int stage_e_curl(void *vctx, yee_box b, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
     launch_dims sh = box_shape(b);
     e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media, b);
     YEE_TRY(launched(c, err, "e_kernel"));
@@ -601,22 +596,49 @@ static int cuda_step_e(void *vctx, const yee_box *cells, yee_err *err)
                                              sl->box, part, sl->d_psi_e[0], sl->d_psi_e[1]);
         YEE_TRY(launched(c, err, "cpml_e_kernel"));
     }
-    if (c->ndisp) {
-        ade_current_kernel<<<ade_blocks, LIST_BLOCK>>>(c->f, c->d, b, c->media, c->ndisp,
-                                                       c->d_disp, c->inv_dt, c->d_pol);
-        YEE_TRY(launched(c, err, "ade_current_kernel"));
-    }
+    return YEE_OK;
+}
+
+static int stage_e_polarization_current(void *vctx, yee_box b, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (!c->ndisp)
+        return YEE_OK;
+    ade_current_kernel<<<list_blocks(c->ndisp), LIST_BLOCK>>>(c->f, c->d, b, c->media, c->ndisp,
+                                                              c->d_disp, c->inv_dt, c->d_pol);
+    return launched(c, err, "ade_current_kernel");
+}
+
+static int stage_e_pec(void *vctx, yee_box b, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
     for (int a = 0; a < 3; a++) {
         if (!c->pec_low[a] || b.lo[a] > 0)
             continue;
         yee_box face = b;
         face.lo[a] = 0;
         face.hi[a] = 1;
-        sh = box_shape(face);
+        const launch_dims sh = box_shape(face);
         pec_low_kernel<<<sh.grid, sh.block>>>(c->f, c->d, a, face);
         YEE_TRY(launched(c, err, "pec_low_kernel"));
     }
     return YEE_OK;
+}
+
+static const yee_update_stages cuda_stages = {stage_h_curl, stage_e_polarize, stage_e_curl,
+                                              stage_e_polarization_current, stage_e_pec};
+
+static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
+{
+    const yee_box b = cells_box((cuda_ctx *)vctx, cells);
+    /* an empty box would be a launch with a grid dimension of 0: an error */
+    return yee_box_empty(b) ? YEE_OK : yee_update_h_stages(&cuda_stages, vctx, b, err);
+}
+
+static int cuda_step_e(void *vctx, const yee_box *cells, yee_err *err)
+{
+    const yee_box b = cells_box((cuda_ctx *)vctx, cells);
+    return yee_box_empty(b) ? YEE_OK : yee_update_e_stages(&cuda_stages, vctx, b, err);
 }
 
 static int ensure(cuda_ctx *c, void **p, size_t *cap, size_t bytes, yee_err *err)
@@ -995,60 +1017,36 @@ static size_t cuda_host_bytes(yee_dims d, int nslabs, const yee_slab *slabs)
     return 0;
 }
 
-/* Checkpoint parts (backend.h), copied through host memory with cudaMemcpy: the same list and
- * layout as the CPU backend, so a checkpoint moves between the two. */
+/* Checkpoint parts (backend.h): the layout every backend shares (yee_state_layout), so a
+ * checkpoint written on one backend restarts on another; copied through host memory with
+ * cudaMemcpy, which waits for the kernels of the step before it (default stream). */
 static int cuda_state_parts(void *vctx)
 {
-    const cuda_ctx *c = (const cuda_ctx *)vctx;
-    return 6 + 4 * c->nslabs + (c->ndisp > 0);
-}
-
-/* Part p's device array and its length in values; NULL for an invalid p. */
-static yee_real *state_part(const cuda_ctx *c, int p, int64_t *len)
-{
-    if (p >= 0 && p < 6) {
-        *len = c->total;
-        return p < 3 ? c->f.e[p] : c->f.h[p - 3];
-    }
-    p -= 6;
-    if (p >= 0 && p < 4 * c->nslabs) {
-        const cuda_slab *sl = &c->slabs[p / 4];
-        *len = (int64_t)sl->w[0] * sl->w[1] * sl->w[2];
-        return p % 4 < 2 ? sl->d_psi_e[p % 4] : sl->d_psi_h[p % 4 - 2];
-    }
-    if (p == 4 * c->nslabs && c->ndisp > 0) {
-        *len = c->npol;
-        return c->d_pol;
-    }
-    *len = 0;
-    return NULL;
+    return ((const cuda_ctx *)vctx)->state.nparts;
 }
 
 static size_t cuda_state_part_bytes(void *vctx, int p)
 {
-    int64_t len;
-    return state_part((const cuda_ctx *)vctx, p, &len) ? (size_t)len * sizeof(yee_real) : 0;
+    const yee_state_layout *L = &((const cuda_ctx *)vctx)->state;
+    return p >= 0 && p < L->nparts ? (size_t)L->len[p] * sizeof(yee_real) : 0;
 }
 
 static int cuda_state_transfer(void *vctx, int p, void *buf, int set, yee_err *err)
 {
-    cuda_ctx *c = (cuda_ctx *)vctx;
-    int64_t len;
-    yee_real *d_a = state_part(c, p, &len);
-    if (!d_a)
+    const yee_state_layout *L = &((const cuda_ctx *)vctx)->state;
+    if (p < 0 || p >= L->nparts)
         return yee_fail(err, YEE_ERR_UNSUPPORTED, "no checkpoint part %d (backend has %d)", p,
-                        cuda_state_parts(c));
-    const size_t bytes = (size_t)len * sizeof(yee_real);
-    /* cudaMemcpy waits for the kernels of the step before it (default stream) */
+                        L->nparts);
+    const size_t bytes = (size_t)L->len[p] * sizeof(yee_real);
     if (set)
-        CUDA_TRY(err, cudaMemcpy(d_a, buf, bytes, cudaMemcpyHostToDevice));
+        CUDA_TRY(err, cudaMemcpy(L->part[p], buf, bytes, cudaMemcpyHostToDevice));
     else
-        CUDA_TRY(err, cudaMemcpy(buf, d_a, bytes, cudaMemcpyDeviceToHost));
+        CUDA_TRY(err, cudaMemcpy(buf, L->part[p], bytes, cudaMemcpyDeviceToHost));
     return YEE_OK;
 }
 
 extern "C" const yee_backend_ops yee_backend_cuda = {
-    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, NULL, cuda_apply_sources,
+    "cuda",           cuda_create, cuda_step_h,   cuda_step_e, NULL /* advance */, cuda_apply_sources,
     cuda_dft_create,  cuda_dft_accumulate, cuda_dft_transfer, cuda_copy_start, cuda_copy_finish,
     cuda_pack_halo,   cuda_unpack_halo, cuda_halo_alloc, cuda_halo_free, cuda_gather,
     cuda_download,    cuda_norms,       cuda_bytes,      cuda_destroy,

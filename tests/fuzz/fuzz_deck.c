@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "io/deck.h"
-#include "solver/grid.h"
+#include "solver/structure.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,9 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int n[3], offset[3] = {0, 0, 0};
         for (int a = 0; a < 3; a++)
             n[a] = cfg.n[a] < 32 ? cfg.n[a] : 32;
-        yee_grid g;
-        if (yee_grid_build(&cfg, n, offset, &g, &err) == YEE_OK)
-            yee_grid_free(&g);
+        yee_structure g;
+        if (yee_structure_build(&cfg, n, offset, &g, &err) == YEE_OK)
+            yee_structure_free(&g);
         yee_config_free(&cfg);
     }
     return 0;

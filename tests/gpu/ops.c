@@ -5,9 +5,10 @@
  * wall, dispersive nodes) and given the same random state (fields with their ghosts, psi,
  * polarizations) through state_transfer. Each op of kernels/backend.h then runs on both, and
  * after it every state part must agree byte for byte, as must what the op returns (samples,
- * boxes, DFT sums, snapshots, halo faces); norms agree to summation order. The CPU's step_pair is
- * checked against the CUDA backend's six single-step ops. Not here: copy_bandwidth (it allocates
- * 2 GiB), MPI and decks (tests/gpu/backends_agree.py). Exit 77 where no CUDA backend can run.
+ * boxes, DFT sums, snapshots, halo faces); norms agree to summation order. The CPU's advance
+ * (its tuned schedules) is checked against the CUDA backend's single-step ops. Not here:
+ * copy_bandwidth (it allocates 2 GiB), MPI and decks (tests/backends_agree.py). Exit 77
+ * where no CUDA backend can run.
  */
 #include <math.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "kernels/backend.h"
+#include "tests/support/setup.h"
 
 enum { CPU = 0, CUDA = 1 };
 /* Components as backend.h numbers them (model/config.h YEE_EX..YEE_HZ). */
@@ -25,28 +27,6 @@ static const char *const backend_name[2] = {"cpu", "cuda"};
 static const char *const comp_name[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
 
 /* ---- the random setup ------------------------------------------------------------------- */
-
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static double rnd(rng *r) /* xorshift64, [0, 1) */
-{
-    r->s ^= r->s << 13;
-    r->s ^= r->s >> 7;
-    r->s ^= r->s << 17;
-    return (double)(r->s >> 11) / 9007199254740992.0;
-}
-
-static yee_real rval(rng *r, double lo, double hi)
-{
-    return (yee_real)(lo + (hi - lo) * rnd(r));
-}
-
-static int below(rng *r, int n) /* [0, n) */
-{
-    return (int)(rnd(r) * n);
-}
 
 /* One test case: the grid, CPML slab cells per face (0: none), PEC walls, dispersive nodes. */
 typedef struct geom {
@@ -73,68 +53,26 @@ typedef struct owned {
 /* Random material indices per component everywhere, but all rows j = 1 and the last plane of
  * material 0: the CPU backend takes material 0's coefficients as constants on such rows
  * (row_mat0), which the CUDA backend never does, so both paths meet the per-cell lookup. */
-static void build_materials(const geom *g, rng *r, owned *o, int64_t total)
+static void build_materials(const geom *g, test_rng *r, owned *o, int64_t total)
 {
     yee_setup *s = &o->s;
     for (int m = 0; m < NMAT; m++) {
-        o->ca[m] = rval(r, 0.6, 1.0);
-        o->cb[m] = rval(r, 0.1, 0.45);
+        o->ca[m] = test_rval(r, 0.6, 1.0);
+        o->cb[m] = test_rval(r, 0.1, 0.45);
     }
     s->nmat = NMAT;
     s->ca = o->ca;
     s->cb = o->cb;
-    s->ch = rval(r, 0.3, 0.5);
+    s->ch = test_rval(r, 0.3, 0.5);
     for (int a = 0; a < 3; a++) {
         o->mat[a] = (uint8_t *)malloc((size_t)total);
         for (int64_t c = 0; c < total; c++)
-            o->mat[a][c] = (uint8_t)below(r, NMAT);
+            o->mat[a][c] = (uint8_t)test_below(r, NMAT);
         for (int k = 0; k < g->n[2]; k++)
             for (int j = 0; j < g->n[1]; j++)
                 if (j == 1 || k == g->n[2] - 1)
                     memset(&o->mat[a][yee_idx(s->dims, 0, j, k)], 0, (size_t)g->n[0]);
         s->mat[a] = o->mat[a];
-    }
-}
-
-/* Random inverse spacings and CPML profiles over whole axes (the backends read the profiles
- * inside the slabs only) and the slabs themselves, overlapping at edges and corners. */
-static void build_lines(const geom *g, rng *r, owned *o)
-{
-    yee_setup *s = &o->s;
-    size_t nline = 0;
-    for (int a = 0; a < 3; a++)
-        nline += 3 * (size_t)(g->n[a] + 1) + 3 * (size_t)g->n[a];
-    o->lines = (yee_real *)malloc(nline * sizeof(yee_real));
-    yee_real *p = o->lines;
-    for (int a = 0; a < 3; a++) {
-        const yee_real **dst[6] = {&s->ie[a], &s->be[a], &s->ae[a],
-                                   &s->ih[a], &s->bh[a], &s->ah[a]};
-        for (int q = 0; q < 6; q++) {
-            const int len = q < 3 ? g->n[a] + 1 : g->n[a];
-            *dst[q] = p;
-            for (int i = 0; i < len; i++) /* inverse spacings ~1, b in (0.5, 1), a < 0 */
-                p[i] = q % 3 == 0   ? rval(r, 0.7, 1.0)
-                       : q % 3 == 1 ? rval(r, 0.5, 1.0)
-                                    : rval(r, -0.2, 0.0);
-            p += len;
-        }
-    }
-    for (int a = 0; a < 3; a++) {
-        for (int side = 0; side < 2; side++) {
-            const int w = g->pml[a][side];
-            if (w <= 0)
-                continue;
-            yee_slab *sl = &s->slabs[s->nslabs++];
-            sl->axis = a;
-            sl->side = side;
-            for (int b = 0; b < 3; b++) {
-                sl->lo[b] = 0;
-                sl->hi[b] = g->n[b];
-            }
-            sl->lo[a] = side == 0 ? 0 : g->n[a] - w;
-            sl->hi[a] = side == 0 ? w : g->n[a];
-        }
-        s->pec_low[a] = g->pec[a];
     }
 }
 
@@ -149,15 +87,15 @@ static int disp_taken(const yee_disp_node *d, int n, const yee_disp_node *x)
 
 /* Dispersive nodes: the first and last cells, then random ones, each with 1..3 poles out of a
  * table of pole coefficients of magnitude < 1 (not physical, only bounded). */
-static void build_disp(const geom *g, rng *r, owned *o)
+static void build_disp(const geom *g, test_rng *r, owned *o)
 {
     yee_setup *s = &o->s;
     if (g->ndisp <= 0)
         return;
     for (int q = 0; q < NPCOEF; q++) {
-        o->pcoef[q].c1 = rval(r, -0.9, 0.9);
-        o->pcoef[q].c2 = rval(r, -0.5, 0.5);
-        o->pcoef[q].c3 = rval(r, -0.5, 0.5);
+        o->pcoef[q].c1 = test_rval(r, -0.9, 0.9);
+        o->pcoef[q].c2 = test_rval(r, -0.5, 0.5);
+        o->pcoef[q].c3 = test_rval(r, -0.5, 0.5);
     }
     int64_t off = 0;
     for (int q = 0; q < g->ndisp; q++) {
@@ -166,12 +104,12 @@ static void build_disp(const geom *g, rng *r, owned *o)
         do {
             int ijk[3];
             for (int a = 0; a < 3; a++)
-                ijk[a] = q == 0 ? 0 : q == 1 ? g->n[a] - 1 : below(r, g->n[a]);
-            nd->comp = below(r, 3);
+                ijk[a] = q == 0 ? 0 : q == 1 ? g->n[a] - 1 : test_below(r, g->n[a]);
+            nd->comp = test_below(r, 3);
             nd->c = yee_idx(s->dims, ijk[0], ijk[1], ijk[2]);
         } while (disp_taken(o->disp, q, nd));
-        nd->npole = 1 + below(r, 3);
-        nd->pole0 = below(r, NPCOEF - nd->npole + 1);
+        nd->npole = 1 + test_below(r, 3);
+        nd->pole0 = test_below(r, NPCOEF - nd->npole + 1);
         nd->p_off = off;
         off += 2 * nd->npole;
     }
@@ -180,20 +118,15 @@ static void build_disp(const geom *g, rng *r, owned *o)
     s->npol = off;
     s->npcoef = NPCOEF;
     s->pcoef = o->pcoef;
-    s->inv_dt = rval(r, 1.5, 2.5);
+    s->inv_dt = test_rval(r, 1.5, 2.5);
 }
 
-static void build(const geom *g, rng *r, owned *o)
+static void build(const geom *g, test_rng *r, owned *o)
 {
     memset(o, 0, sizeof *o);
     yee_setup *s = &o->s;
-    for (int a = 0; a < 3; a++)
-        s->dims.n[a] = g->n[a];
-    s->dims.stride[0] = 1;
-    s->dims.stride[1] = g->n[0] + 2 * YEE_HALO;
-    s->dims.stride[2] = s->dims.stride[1] * (g->n[1] + 2 * YEE_HALO);
-    build_materials(g, r, o, s->dims.stride[2] * (g->n[2] + 2 * YEE_HALO));
-    build_lines(g, r, o);
+    build_materials(g, r, o, test_dims(s, g->n));
+    o->lines = test_lines_slabs_walls(s, r, g->pml, g->pec);
     build_disp(g, r, o);
 }
 
@@ -215,7 +148,7 @@ typedef struct twin {
     void *ctx[2];
     const yee_setup *s;
     const char *label; /* the case, on every line */
-    rng *r;
+    test_rng *r;
     yee_err err;
     int parts;
     size_t maxb;           /* bytes of the largest part */
@@ -321,7 +254,7 @@ static int fill_random(twin *t)
         yee_real *v = (yee_real *)t->buf[CPU];
         const size_t n = t->be[CPU]->state_part_bytes(t->ctx[CPU], p) / sizeof(yee_real);
         for (size_t q = 0; q < n; q++)
-            v[q] = rval(t->r, -1.0, 1.0);
+            v[q] = test_rval(t->r, -1.0, 1.0);
         for (int b = 0; b < 2; b++)
             bad |= call_failed(t, b, t->be[b]->state_transfer(t->ctx[b], p, v, 1, &t->err),
                                "state_transfer set");
@@ -485,16 +418,16 @@ static int current_taken(const yee_point_current *c, int n, const yee_point_curr
  * magnetic; then the first two again, and an M in the first one's cell. A current repeated in a
  * cell repeats its value: a real GPU adds the two with atomics in either order, and only equal
  * addends give the same bytes both ways. Returns the count (<= MAX_CUR). */
-static int random_currents(const yee_setup *s, rng *r, yee_point_current *c)
+static int random_currents(const yee_setup *s, test_rng *r, yee_point_current *c)
 {
     int n = 0;
     while (n < NRAND_CUR) {
         yee_point_current x;
-        x.comp = n == 0 ? below(r, 3) : n == 1 ? 3 + below(r, 3) : below(r, 6);
-        x.i = below(r, s->dims.n[0]);
-        x.j = below(r, s->dims.n[1]);
-        x.k = below(r, s->dims.n[2]);
-        x.j_value = rval(r, -1.0, 1.0);
+        x.comp = n == 0 ? test_below(r, 3) : n == 1 ? 3 + test_below(r, 3) : test_below(r, 6);
+        x.i = test_below(r, s->dims.n[0]);
+        x.j = test_below(r, s->dims.n[1]);
+        x.k = test_below(r, s->dims.n[2]);
+        x.j_value = test_rval(r, -1.0, 1.0);
         if (!current_taken(c, n, &x))
             c[n++] = x;
     }
@@ -525,14 +458,14 @@ static void check_sources(twin *t)
 enum { NSAMP = 48 };
 
 /* Samples of all six components: the eight corners, then random cells. */
-static void random_samples(const yee_setup *s, rng *r, yee_sample *p, int n)
+static void random_samples(const yee_setup *s, test_rng *r, yee_sample *p, int n)
 {
     for (int q = 0; q < n; q++) {
         const int corner = q < 8;
         p[q].comp = q % 6;
-        p[q].i = corner ? (q & 1) * (s->dims.n[0] - 1) : below(r, s->dims.n[0]);
-        p[q].j = corner ? (q >> 1 & 1) * (s->dims.n[1] - 1) : below(r, s->dims.n[1]);
-        p[q].k = corner ? (q >> 2 & 1) * (s->dims.n[2] - 1) : below(r, s->dims.n[2]);
+        p[q].i = corner ? (q & 1) * (s->dims.n[0] - 1) : test_below(r, s->dims.n[0]);
+        p[q].j = corner ? (q >> 1 & 1) * (s->dims.n[1] - 1) : test_below(r, s->dims.n[1]);
+        p[q].k = corner ? (q >> 2 & 1) * (s->dims.n[2] - 1) : test_below(r, s->dims.n[2]);
     }
 }
 
@@ -600,11 +533,11 @@ static void check_download_box(twin *t, int comp, const int lo[3], const int cou
 }
 
 /* A random box of the grid, at least one cell. */
-static void random_box(const yee_setup *s, rng *r, int lo[3], int count[3])
+static void random_box(const yee_setup *s, test_rng *r, int lo[3], int count[3])
 {
     for (int a = 0; a < 3; a++) {
-        lo[a] = below(r, s->dims.n[a]);
-        count[a] = 1 + below(r, s->dims.n[a] - lo[a]);
+        lo[a] = test_below(r, s->dims.n[a]);
+        count[a] = 1 + test_below(r, s->dims.n[a] - lo[a]);
     }
 }
 
@@ -616,7 +549,7 @@ static void check_downloads(twin *t)
     for (int q = 0; q < 3; q++) {
         int lo[3], count[3];
         random_box(t->s, t->r, lo, count);
-        check_download_box(t, below(t->r, 6), lo, count);
+        check_download_box(t, test_below(t->r, 6), lo, count);
     }
 }
 
@@ -687,7 +620,7 @@ static void accumulate(twin *t, const int id[2][NREG], const yee_dft_region *reg
 {
     double ph[8];
     for (int f = 0; f < 2 * reg[q].nfreq; f++)
-        ph[f] = 2.0 * rnd(t->r) - 1.0;
+        ph[f] = 2.0 * test_rnd(t->r) - 1.0;
     const int ids[2] = {id[CPU][q], id[CUDA][q]};
     char op[80];
     snprintf(op, sizeof op, "dft_accumulate of region %d (%s)", q, comp_name[reg[q].comp]);
@@ -755,8 +688,8 @@ static void check_dft(twin *t)
         double *want_re = (double *)malloc(n * sizeof(double));
         double *want_im = (double *)malloc(n * sizeof(double));
         for (size_t v = 0; v < n; v++) {
-            want_re[v] = 2.0 * rnd(t->r) - 1.0;
-            want_im[v] = 2.0 * rnd(t->r) - 1.0;
+            want_re[v] = 2.0 * test_rnd(t->r) - 1.0;
+            want_im[v] = 2.0 * test_rnd(t->r) - 1.0;
         }
         const int ids[2] = {id[CPU][q], id[CUDA][q]};
         for (int b = 0; b < 2; b++)
@@ -890,7 +823,7 @@ static void check_unpack(twin *t, yee_field_kind kind, int axis, yee_real *host[
     int bad = pinned[CPU] == NULL || pinned[CUDA] == NULL;
     for (int l = 0; l < 2 && !bad; l++) {
         for (size_t q = 0; q < nv; q++)
-            host[CPU][q] = rval(t->r, -1.0, 1.0);
+            host[CPU][q] = test_rval(t->r, -1.0, 1.0);
         for (int b = 0; b < 2; b++) {
             yee_real *buf = l ? pinned[b] : host[b];
             if (buf != host[CPU])
@@ -964,59 +897,76 @@ static void check_halos(twin *t)
         }
 }
 
-/* ---- step_pair ---------------------------------------------------------------------------- */
+/* ---- advance ------------------------------------------------------------------------------- */
 
-/* One step of the six-op sequence on backend b: step_h, the list's M currents, step_e, its J
- * currents (each kind in list order, backend.h's step_pair contract); an empty kind is no call,
- * as in the solver. */
-static int one_step(twin *t, int b, int n, const yee_point_current *list)
+/* A plan's currents split by kind (magnetic after the H update, electric after the E update),
+ * each kind in list order. */
+static void split_plan(int n, const yee_point_current *list, yee_point_current *m,
+                       yee_point_current *j, yee_step_plan *p)
 {
-    yee_point_current kind[2][MAX_CUR]; /* [0] magnetic, [1] electric */
-    int nk[2] = {0, 0};
+    p->nm = p->nj = 0;
     for (int q = 0; q < n; q++) {
-        const int e = list[q].comp < 3;
-        kind[e][nk[e]++] = list[q];
+        if (YEE_IS_ELECTRIC(list[q].comp))
+            j[p->nj++] = list[q];
+        else
+            m[p->nm++] = list[q];
     }
+    p->m = m;
+    p->j = j;
+}
+
+/* One step of plan p through the single-step ops on backend b: step_h, M, step_e, J, gather
+ * (backend.h's advance contract); an empty list is no call, as in the solver. */
+static int one_step(twin *t, int b, const yee_step_plan *p, yee_real *out)
+{
     const yee_backend_ops *be = t->be[b];
     int rc = be->step_h(t->ctx[b], NULL, &t->err);
-    if (rc == YEE_OK && nk[0])
-        rc = be->apply_sources(t->ctx[b], nk[0], kind[0], &t->err);
+    if (rc == YEE_OK && p->nm)
+        rc = be->apply_sources(t->ctx[b], p->nm, p->m, &t->err);
     if (rc == YEE_OK)
         rc = be->step_e(t->ctx[b], NULL, &t->err);
-    if (rc == YEE_OK && nk[1])
-        rc = be->apply_sources(t->ctx[b], nk[1], kind[1], &t->err);
+    if (rc == YEE_OK && p->nj)
+        rc = be->apply_sources(t->ctx[b], p->nj, p->j, &t->err);
+    if (rc == YEE_OK)
+        rc = be->gather(t->ctx[b], p->nsamp, p->samp, out, &t->err);
     return rc;
 }
 
-/* The CPU's step_pair against the CUDA backend's six ops, and its samples between the steps
- * against gather there. */
-static void check_step_pair(twin *t)
+/* The CPU's advance (two steps: its wavefront or, with dispersive nodes, its fused sweep) against
+ * the CUDA backend's single-step ops, and the samples after each step. */
+static void check_advance(twin *t)
 {
-    if (!t->be[CPU]->step_pair) {
-        verdict(t, "step_pair on the cpu", 1);
+    if (!t->be[CPU]->advance) {
+        verdict(t, "advance on the cpu", 1);
         return;
     }
     for (int round = 0; round < 2; round++) {
-        yee_point_current j1[MAX_CUR], j2[MAX_CUR];
-        const int n1 = random_currents(t->s, t->r, j1), n2 = random_currents(t->s, t->r, j2);
-        yee_sample mid[NSAMP];
-        yee_real out[2][NSAMP];
-        random_samples(t->s, t->r, mid, NSAMP);
+        yee_point_current cur[2][MAX_CUR], m[2][MAX_CUR], j[2][MAX_CUR];
+        yee_step_plan plan[2];
+        yee_sample samp[NSAMP];
+        yee_real out[2][2][NSAMP]; /* [backend][step] */
+        random_samples(t->s, t->r, samp, NSAMP);
+        for (int st = 0; st < 2; st++) {
+            const int n = random_currents(t->s, t->r, cur[st]);
+            split_plan(n, cur[st], m[st], j[st], &plan[st]);
+            plan[st].nsamp = NSAMP;
+            plan[st].samp = samp;
+            plan[st].samp_out = out[CPU][st];
+        }
         char op[200];
-        snprintf(op, sizeof op,
-                 "step_pair (cpu) vs step_h, M, step_e, J twice (cuda), %d and %d currents #%d", n1,
-                 n2, round + 1);
-        int bad = call_failed(
-            t, CPU,
-            t->be[CPU]->step_pair(t->ctx[CPU], n1, j1, n2, j2, NSAMP, mid, out[CPU], &t->err), op);
-        bad |= call_failed(t, CUDA, one_step(t, CUDA, n1, j1), op);
-        bad |= call_failed(t, CUDA,
-                           t->be[CUDA]->gather(t->ctx[CUDA], NSAMP, mid, out[CUDA], &t->err), op);
-        bad |= call_failed(t, CUDA, one_step(t, CUDA, n2, j2), op);
+        snprintf(op, sizeof op, "advance 2 steps (cpu) vs step_h, M, step_e, J, gather twice "
+                                "(cuda), %d+%d and %d+%d currents #%d",
+                 plan[0].nm, plan[0].nj, plan[1].nm, plan[1].nj, round + 1);
+        int bad = call_failed(t, CPU, t->be[CPU]->advance(t->ctx[CPU], 2, plan, &t->err), op);
+        for (int st = 0; st < 2; st++)
+            bad |= call_failed(t, CUDA, one_step(t, CUDA, &plan[st], out[CUDA][st]), op);
         verdict(t, op, bad || states_differ(t, op));
-        snprintf(op, sizeof op, "step_pair's samples between the steps vs gather there #%d",
-                 round + 1);
-        verdict(t, op, bad || reals_differ(t, op, "cpu", out[CPU], "cuda", out[CUDA], NSAMP));
+        for (int st = 0; st < 2; st++) {
+            snprintf(op, sizeof op, "advance's samples after step %d vs gather there #%d", st + 1,
+                     round + 1);
+            verdict(t, op,
+                    bad || reals_differ(t, op, "cpu", out[CPU][st], "cuda", out[CUDA][st], NSAMP));
+        }
     }
 }
 
@@ -1125,7 +1075,7 @@ static void twin_close(twin *t)
 /* Every op on one setup; adds to *checked and *failed. */
 static void run_case(const geom *g, const yee_backend_ops *cuda, int *checked, int *failed)
 {
-    rng r = {g->seed};
+    test_rng r = {g->seed};
     owned o;
     build(g, &r, &o);
     twin t;
@@ -1148,7 +1098,7 @@ static void run_case(const geom *g, const yee_backend_ops *cuda, int *checked, i
         check_dft(&t);
         check_copies(&t);
         check_halos(&t);
-        check_step_pair(&t);
+        check_advance(&t);
         check_norms(&t);
     }
     twin_close(&t);
@@ -1170,7 +1120,7 @@ int main(void)
         {"13x9x7", {13, 9, 7}, {{3, 0}, {0, 2}, {2, 2}}, {0, 1, 0}, 12, 0x9e3779b97f4a7c15ull},
         /* one cell wide in x, a slab across all of x; PEC on z */
         {"1x11x8", {1, 11, 8}, {{1, 0}, {3, 0}, {0, 2}}, {0, 0, 1}, 8, 0xd1b54a32d192ed03ull},
-        /* no dispersive nodes: the CPU's step_pair runs its wavefront, not the six ops */
+        /* no dispersive nodes: the CPU's advance runs its wavefront, not the fused sweep */
         {"13x9x7 no ADE",
          {13, 9, 7},
          {{0, 2}, {3, 0}, {0, 3}},

@@ -20,8 +20,7 @@
 static int run(const yee_config *cfg, const char *backend, long steps, yee_real **fields,
                yee_err *err)
 {
-    yee_run_options opt;
-    memset(&opt, 0, sizeof opt);
+    yee_run_options opt = yee_run_options_default();
     opt.backend = backend;
     opt.no_output = 1;
     yee_sim *sim = NULL;

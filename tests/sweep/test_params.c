@@ -1,6 +1,6 @@
 /* tests/sweep/test_params.c -- unit tests of io/params.c: the ${...} expression evaluator, value
- * formatting, the sweep section reader (jobs, errors) and the resolution of job decks; and that
- * io/params.c and io/deck.c's schema know the same sweep keys. Prints PASS|FAIL per check and
+ * formatting, the sweep section reader (jobs, errors) and the resolution of job decks (the sweep
+ * keys themselves are the deck's key table's, io/deck_schema.c). Prints PASS|FAIL per check and
  * exits non-zero when one fails.
  */
 #include <math.h>
@@ -258,37 +258,6 @@ static void test_section_errors(void)
                          "};", "more than 100000");
 }
 
-/* ---- io/params.c and io/deck.c know the same sweep keys ---- */
-
-static void test_keys_in_sync(void)
-{
-    FILE *f = tmpfile();
-    if (!f) {
-        check(0, "tmpfile", NULL);
-        return;
-    }
-    yee_deck_print_keys(f);
-    rewind(f);
-    char line[2048];
-    int nschema = 0, nparams = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\t")] = '\0';
-        if (strcmp(line, "sweep") != 0 && strncmp(line, "sweep.", 6) != 0)
-            continue;
-        nschema++;
-        int found = 0;
-        for (int i = 0; yee_sweep_key(i); i++)
-            found |= strcmp(yee_sweep_key(i), line) == 0;
-        check(found, "deck.c's sweep key is known to params.c", line);
-    }
-    fclose(f);
-    for (int i = 0; yee_sweep_key(i); i++)
-        nparams++;
-    char detail[64];
-    snprintf(detail, sizeof detail, "deck.c %d, params.c %d", nschema, nparams);
-    check(nschema == nparams && nschema > 0, "same number of sweep keys", detail);
-}
-
 static void test_placeholder_scan(void)
 {
     int line = 0;
@@ -303,7 +272,6 @@ int main(void)
     test_expressions();
     test_section();
     test_section_errors();
-    test_keys_in_sync();
     test_placeholder_scan();
     if (failures) {
         printf("FAIL sweep_params (%d of %d checks failed)\n", failures, checks);

@@ -38,8 +38,7 @@ int main(int argc, char **argv)
     c.nsources = 1;
     c.sources = &s;
 
-    yee_run_options opt;
-    memset(&opt, 0, sizeof opt);
+    yee_run_options opt = yee_run_options_default();
     opt.backend = "cpu";
     opt.no_output = 1;
     yee_run_stats stats;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/source.h"
+#include "solver/waveform.h"
 
 static int failures;
 

@@ -1,16 +1,20 @@
-"""Run one deck on the CPU and on the CUDA backend and require the same output, bit for bit.
+"""Run one deck on two backends and require the same output, bit for bit.
 
-usage: backends_agree.py --yee YEE --deck DECK --work DIR [--budget CELL_STEPS] [--min-steps N]
-Exits 77 (ctest: skipped) where the CUDA backend is not built or finds no device.
+usage: backends_agree.py --yee YEE --deck DECK --work DIR [--backends A B] [--budget CELL_STEPS]
+                         [--min-steps N] [--expect TEXT]
+Exits 77 (ctest: skipped) where a backend named is cuda and the CUDA backend is not built or
+finds no device.
 
 The deck is shortened to about BUDGET cell updates (steps = BUDGET / cells, at least
 --min-steps, at most the deck's own length) through --set simulation.steps or simulation.time,
-whichever the deck uses, and run twice: `--backend cpu` into DIR/cpu, `--backend cuda` into
-DIR/cuda (the environment passes through: YEE_CUDA_EMU_DEFER=1 runs the emulated CUDA backend
-deferred). Both backends perform the same IEEE operations in the same order (kernels/yee_cell.h,
-no fused multiply-add on either side), so every HDF5 dataset and attribute must be equal byte for
+whichever the deck uses, and run twice: `--backend A` into DIR/A and `--backend B` into DIR/B
+(default cpu and cuda; the environment passes through: YEE_CUDA_EMU_DEFER=1 runs the emulated
+CUDA backend deferred). Every backend performs the same IEEE operations in the same order per
+cell (kernels/yee_cell.h and stages.h, no fused multiply-add anywhere; cpu's tuned schedules
+interleave cells, not operations), so every HDF5 dataset and attribute must be equal byte for
 byte, and every other output file (CSV, VTK, XDMF) too. A comparison of zeros proves nothing:
-some dataset must hold a non-zero value.
+some dataset must hold a non-zero value. --expect: a text B's run must print (to show it took
+the path under test).
 """
 import argparse
 import os
@@ -98,25 +102,32 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--budget", type=float, default=4e7, help="cell updates per run")
     ap.add_argument("--min-steps", type=int, default=40)
+    ap.add_argument("--backends", nargs=2, default=["cpu", "cuda"])
+    ap.add_argument("--expect", default=None)
     args = ap.parse_args()
 
     rc, info = run([args.yee, "info"])
-    if not re.search(r"^backends .*cuda", info, re.M) or re.search(r"^cuda\s+0 device", info, re.M):
+    no_cuda = not re.search(r"^backends .*cuda", info, re.M) or re.search(r"^cuda\s+0 device",
+                                                                            info, re.M)
+    if "cuda" in args.backends and no_cuda:
         print("SKIP: no CUDA backend, or no device for it (see yee info)")
         sys.exit(77)
     shorten, steps = shortening(args.yee, args.deck, args.budget, args.min_steps)
     print(f"{args.deck}: {steps} steps ({' '.join(shorten) or 'the whole deck'})")
     shutil.rmtree(args.work, ignore_errors=True)
-    for backend in ("cpu", "cuda"):
+    for backend in args.backends:
         out = os.path.join(args.work, backend)
-        rc, log = run([args.yee, "run", args.deck, "--backend", backend, "--out", out,
-                       "--quiet"] + shorten)
+        quiet = [] if args.expect and backend == args.backends[1] else ["--quiet"]
+        rc, log = run([args.yee, "run", args.deck, "--backend", backend, "--out", out] + quiet +
+                      shorten)
         if rc != 0:
             sys.exit(f"FAIL {backend} run of {args.deck} (exit {rc}):\n{log}")
+        if not quiet and args.expect not in log:
+            sys.exit(f"FAIL {backend} run of {args.deck} does not say '{args.expect}':\n{log}")
 
     problems = []
     peak = 0.0
-    cpu_dir, cuda_dir = (os.path.join(args.work, b) for b in ("cpu", "cuda"))
+    cpu_dir, cuda_dir = (os.path.join(args.work, b) for b in args.backends)
     files = sorted(os.listdir(cpu_dir))
     if sorted(os.listdir(cuda_dir)) != files:
         problems.append(f"output files differ: {files} vs {sorted(os.listdir(cuda_dir))}")
@@ -136,7 +147,7 @@ def main():
         problems.append("every dataset is zero: the comparison shows nothing")
     for p in problems:
         print(f"FAIL {p}")
-    print(f"{'FAIL' if problems else 'PASS'} {args.deck}: cpu and cuda outputs "
+    print(f"{'FAIL' if problems else 'PASS'} {args.deck}: {' and '.join(args.backends)} outputs "
           f"{'differ' if problems else 'identical'} after {steps} steps (max |value| {peak:.3g})")
     sys.exit(1 if problems else 0)
 

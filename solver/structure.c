@@ -1,4 +1,4 @@
-/* solver/grid.c -- coefficient tables, kappa-folded spacings and CFS-CPML profiles.
+/* solver/structure.c -- the structure of a subdomain: coefficient tables, kappa-folded spacings and CFS-CPML profiles.
  *
  * CPML after Roden & Gedney (2000): in a slab of thickness d the depth rho in (0, 1] grades
  *   sigma = sigma_max rho^m,  kappa = 1 + (kappa_max - 1) rho^m,  alpha = alpha_max (1 - rho),
@@ -11,7 +11,7 @@
  * here each entry becomes (ca, cb) (PEC: 0, 0 keeps E at zero) and each node of a dispersive
  * material an ADE list entry with its pole coefficients (kernels/yee_ade.h).
  */
-#include "solver/grid.h"
+#include "solver/structure.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ static yee_pole_coef pole_coefficients(const yee_pole_cfg *p, double dt)
 }
 
 /* Material table, coefficients and the dispersive node list of the subdomain. */
-static int build_media(const yee_config *cfg, yee_grid *g, yee_err *err)
+static int build_media(const yee_config *cfg, yee_structure *g, yee_err *err)
 {
     const int n[3] = {g->n[0], g->n[1], g->n[2]};
     YEE_TRY(yee_geometry_rasterize(cfg, n, g->offset, YEE_HALO, &g->geo, err));
@@ -137,7 +137,7 @@ static int build_media(const yee_config *cfg, yee_grid *g, yee_err *err)
     return YEE_OK;
 }
 
-void yee_grid_eps(const yee_grid *g, int comp, const int lo[3], const int count[3], yee_real *out)
+void yee_structure_eps(const yee_structure *g, int comp, const int lo[3], const int count[3], yee_real *out)
 {
     for (int k = 0; k < count[2]; k++)
         for (int j = 0; j < count[1]; j++)
@@ -193,7 +193,7 @@ static void pml_node(const yee_config *cfg, int a, double rho, yee_real *inv, ye
     *acoef = (yee_real)(den > 0.0 ? sigma * (bb - 1.0) / (den * dx) : 0.0);
 }
 
-int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], yee_grid *g,
+int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[3], yee_structure *g,
                    yee_err *err)
 {
     memset(g, 0, sizeof *g);
@@ -219,7 +219,7 @@ int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], y
     s->ch = (yee_real)cfg->dt;
     int rc = build_media(cfg, g, err);
     if (rc < 0) {
-        yee_grid_free(g);
+        yee_structure_free(g);
         return rc;
     }
 
@@ -273,7 +273,7 @@ int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], y
     return YEE_OK;
 }
 
-void yee_grid_free(yee_grid *g)
+void yee_structure_free(yee_structure *g)
 {
     free(g->lines);
     g->lines = NULL;
@@ -282,42 +282,4 @@ void yee_grid_free(yee_grid *g)
     g->disp = NULL;
     free(g->pcoef);
     g->pcoef = NULL;
-}
-
-double yee_stagger(int c, int a)
-{
-    if (c < 3)
-        return c == a ? 0.5 : 0.0;
-    return (c - 3) == a ? 0.0 : 0.5;
-}
-
-double yee_node_position(const yee_config *cfg, int c, int a, int i)
-{
-    return cfg->origin[a] + (i + yee_stagger(c, a)) * cfg->dx[a];
-}
-
-int yee_nearest_node(const yee_config *cfg, int c, int a, double x)
-{
-    long i = lround((x - cfg->origin[a]) / cfg->dx[a] - yee_stagger(c, a));
-    if (i < 0)
-        i = 0;
-    if (i > cfg->n[a] - 1)
-        i = cfg->n[a] - 1;
-    return (int)i;
-}
-
-void yee_node_range(const yee_config *cfg, int c, int a, double min, double max, int *lo,
-                    int *count)
-{
-    const double off = yee_stagger(c, a);
-    int l = (int)ceil((min - cfg->origin[a]) / cfg->dx[a] - off - 1e-9);
-    int h = (int)floor((max - cfg->origin[a]) / cfg->dx[a] - off + 1e-9);
-    if (l < 0)
-        l = 0;
-    if (h > cfg->n[a] - 1)
-        h = cfg->n[a] - 1;
-    if (l > h)
-        l = h = yee_nearest_node(cfg, c, a, 0.5 * (min + max));
-    *lo = l;
-    *count = h - l + 1;
 }

@@ -1,17 +1,18 @@
-/* solver/grid.h -- the static description of a subdomain that a backend is created from:
- * material coefficient tables, the 1-D kappa-folded inverse spacings, the graded CFS-CPML
- * profiles and slabs, and the PEC walls. Host memory, built once from a validated config.
+/* solver/structure.h -- the structure of a subdomain: the static description a backend is
+ * created from: material coefficient tables, the 1-D kappa-folded inverse spacings, the graded
+ * CFS-CPML profiles and slabs, and the PEC walls. Host memory, built once from a validated config.
  * It does not hold fields (the backend does) and does not rasterize shapes (geometry/ does).
  */
-#ifndef YEE_SOLVER_GRID_H
-#define YEE_SOLVER_GRID_H
+#ifndef YEE_SOLVER_STRUCTURE_H
+#define YEE_SOLVER_STRUCTURE_H
 
 #include "common/yee_err.h"
 #include "geometry/geometry.h"
 #include "model/config.h"
+#include "model/nodes.h"
 #include "kernels/backend.h"
 
-typedef struct yee_grid {
+typedef struct yee_structure {
     int n[3];          /* cells of this subdomain */
     int offset[3];     /* position of its cell 0 in the global grid */
     yee_setup setup;   /* points into the arrays below */
@@ -21,34 +22,19 @@ typedef struct yee_grid {
     yee_pole_coef *pcoef;
     yee_real *lines;   /* one block: per axis ie, be, ae (n+1) and ih, bh, ah (n) */
     double sigma_max[3][2]; /* CPML sigma at the outer wall per face (c/um), for reports */
-} yee_grid;
+} yee_structure;
 
 /* Build the subdomain [offset, offset+n) of cfg's global grid, its geometry included
  * (geometry/). Returns YEE_OK, YEE_ERR_NOMEM, or YEE_ERR_DECK (too many media, an unstable
  * dispersive pole at this dt). */
-int yee_grid_build(const yee_config *cfg, const int n[3], const int offset[3], yee_grid *g,
+int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[3], yee_structure *g,
                    yee_err *err);
 
-void yee_grid_free(yee_grid *g);
+void yee_structure_free(yee_structure *g);
 
 /* Relative permittivity (eps_inf of dispersive media; 0 inside PEC) of E component comp on the
  * local cells [lo, lo+count), x fastest, into out: what the E update of each node sees. */
-void yee_grid_eps(const yee_grid *g, int comp, const int lo[3], const int count[3], yee_real *out);
-
-/* Where the nodes of each component sit (Yee 1966; kernels/yee_cell.h): half-cell offset of
- * component c (YEE_EX..YEE_HZ) along axis a: Ex is at i+1/2 on x, Hx at j+1/2 and k+1/2. */
-double yee_stagger(int c, int a);
-
-/* Position (um) of component c's node i (global) along axis a. */
-double yee_node_position(const yee_config *cfg, int c, int a, int i);
-
-/* Global node of component c nearest to x (um) along axis a, clamped to 0..n-1. */
-int yee_nearest_node(const yee_config *cfg, int c, int a, double x);
-
-/* Global nodes of component c inside [min, max] (um) along axis a: *lo and *count >= 1; a plane
- * (min == max) or a box thinner than one cell takes the nearest node. */
-void yee_node_range(const yee_config *cfg, int c, int a, double min, double max, int *lo,
-                    int *count);
+void yee_structure_eps(const yee_structure *g, int comp, const int lo[3], const int count[3], yee_real *out);
 
 /* E update coefficients of a uniform medium eps_r, sigma (S/m) at time step dt (c-units),
  * Taflove & Hagness eq. 3.31 in normalized units. */

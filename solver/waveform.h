@@ -1,9 +1,9 @@
-/* solver/source.h -- time profiles of sources (Gaussian pulse, CW with ramp, Ricker wavelet,
+/* solver/waveform.h -- time profiles of sources (Gaussian pulse, CW with ramp, Ricker wavelet,
  * tabulated samples). Pure functions of time; the solver samples them at the times where the
  * currents (or, for plane waves, the incident fields) live.
  */
-#ifndef YEE_SOLVER_SOURCE_H
-#define YEE_SOLVER_SOURCE_H
+#ifndef YEE_SOLVER_WAVEFORM_H
+#define YEE_SOLVER_WAVEFORM_H
 
 #include "model/config.h"
 

@@ -1,5 +1,5 @@
-/* solver/source.c -- the time profiles of docs/deck.md: three closed forms and a table. */
-#include "solver/source.h"
+/* solver/waveform.c -- the time profiles of docs/deck.md: three closed forms and a table. */
+#include "solver/waveform.h"
 
 #include <math.h>
 

@@ -1,0 +1,124 @@
+/* kernels/cpu/cpu.h -- private to the CPU backend: its context, the row functions every CPU
+ * schedule is built from, and the entry points the schedules share.
+ *
+ * The backend is split the way llm.c splits a model: backend_cpu.c is the readable reference
+ * (each op a plain loop over rows, the stages of kernels/stages.h in order: the "cpu-reference"
+ * backend), and the tuned schedules live beside it, each in its own file, built from the same
+ * rows: sweep_fused.c (one step, H and E in one pass over the planes) and wavefront.c (two steps
+ * in one pass, temporal blocking); tuned.c is the "cpu" backend, the reference ops plus advance
+ * choosing a schedule. tests/unit/cpu_schedules.c holds each schedule to the reference's bytes.
+ *
+ * A row is the cells i = i0..i1-1 at fixed (j, k). The loops map indices to cells and nothing
+ * else: no physics here (kernels/yee_cell.h, yee_ade.h).
+ */
+#ifndef YEE_KERNELS_CPU_H
+#define YEE_KERNELS_CPU_H
+
+#include "kernels/backend.h"
+
+typedef struct cpu_slab {
+    yee_slab box;
+    int64_t w[3];       /* slab extents */
+    yee_real *psi_e[2]; /* psi_q, psi_r for E (see yee_cpml_e) */
+    yee_real *psi_h[2];
+} cpu_slab;
+
+#define CPU_COPY_SLOTS 64
+
+typedef struct cpu_dft {
+    yee_dft_region r;
+    int64_t nodes;
+    double *re, *im;    /* nfreq x nodes */
+} cpu_dft;
+
+typedef struct cpu_ctx {
+    yee_dims d;
+    int64_t total;      /* elements per padded array */
+    yee_fields f;       /* Ex..Hz: each CPU_SKEW bytes further into its fblock (backend_cpu.c) */
+    void *fblock[6];    /* the field allocations (Ex Ey Ez Hx Hy Hz) */
+    uint8_t *mat[3];
+    yee_real ca[YEE_MAX_MATERIALS], cb[YEE_MAX_MATERIALS];
+    yee_media media;
+    uint8_t *row_mat0;  /* per row (j + k n1): 1 if Ex, Ey, Ez are all material 0 along it */
+    yee_ecoef coef0;    /* material 0's (ca, cb) for the three components (see cpu_row_e) */
+    yee_real *line_mem; /* one block for ie, ih and the CPML profiles */
+    yee_lines lines;
+    yee_cpml_axis pml[3];
+    int nslabs;
+    cpu_slab slabs[6];
+    int pec_low[3];
+    size_t bytes;
+    int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
+    yee_disp_node *disp;
+    yee_real *pol;       /* their polarizations */
+    int64_t npol;        /* values in pol */
+    yee_pole_coef *pcoef;
+    yee_real inv_dt;
+    int ndft;
+    cpu_dft *dft;
+    yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
+    size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
+    int pair_rows;       /* wavefront.c: rows per band (0: sized for the L2 cache; setup.tuning) */
+    yee_state_layout state; /* the checkpoint parts */
+} cpu_ctx;
+
+/* ---- rows (rows.c) ---- */
+
+/* Row (j, k), cells [i0, i1): the H update then the CPML corrections of every slab the row
+ * crosses, while the row is in L1 (per cell the order of separate sweeps: bulk, then slab 0,
+ * 1, ...). */
+void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1);
+/* The same for E (Ampere, CPML); a row of material 0 only takes material 0's coefficients as
+ * loop constants (the same arithmetic on the same values, without the index bytes). */
+void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1);
+/* The PEC wall nodes (yee_pec_low) on row (j, k). */
+void cpu_pec_row(const cpu_ctx *c, int j, int k);
+/* One current of a step: J into E (comp 0..2) or M into H (comp 3..5). */
+void cpu_add_current(const cpu_ctx *c, const yee_point_current *p);
+
+/* A step's currents and samples sorted for a sweep over planes: the magnetic currents by row
+ * (m_start[r] .. m_start[r+1] index m_order, row r = j + k ny), the electric ones and the
+ * samples by plane, each in list order (so each cell gets its additions in list order). */
+typedef struct cpu_step_lists {
+    const yee_step_plan *plan;
+    int *m_start, *m_order;
+    int *j_start, *j_order;
+    int *s_start, *s_order;
+} cpu_step_lists;
+
+/* Sorts plan's lists; 0 (nothing allocated) when a current or sample lies outside the
+ * subdomain or memory is short: the caller then runs the reference ops. */
+int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_lists *l);
+void cpu_step_lists_free(cpu_step_lists *l);
+/* H rows [j0, j1) of plane k, each followed by its magnetic currents. */
+void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
+/* The electric currents of plane k in rows [j0, j1), in list order. */
+void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
+/* The samples of plane k in rows [j0, j1) into plan->samp_out. */
+void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
+
+/* ---- the reference ops (backend_cpu.c) the schedules fall back on ---- */
+int cpu_step_h(void *ctx, const yee_box *cells, yee_err *err);
+int cpu_step_e(void *ctx, const yee_box *cells, yee_err *err);
+int cpu_apply_sources(void *ctx, int n, const yee_point_current *src, yee_err *err);
+int cpu_gather(void *ctx, int n, const yee_sample *pts, yee_real *out, yee_err *err);
+/* The dispersive nodes of box b: P^{n+1} from E^n, and the polarization current. */
+void cpu_polarize(const cpu_ctx *c, yee_box b);
+void cpu_polarization_current(const cpu_ctx *c, yee_box b);
+/* The PEC walls' nodes in box b. */
+void cpu_pec(const cpu_ctx *c, yee_box b);
+/* One step of plan by the reference ops (steps the schedules do not take). */
+int cpu_reference_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
+/* The whole subdomain as a box. */
+yee_box cpu_all_cells(const cpu_ctx *c);
+
+/* ---- the tuned schedules ---- */
+/* tuned.c: the advance op of the "cpu" backend, each step by the fastest schedule that takes it. */
+int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err);
+/* sweep_fused.c: one step, plane by plane H(k) then E(k). */
+int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
+/* wavefront.c: two steps in one wavefront; 0 when it cannot take them (dispersive nodes, a
+ * current outside the subdomain, no memory), having changed nothing. */
+int cpu_wavefront_pair(cpu_ctx *c, const yee_step_plan plan[2]);
+
+#endif

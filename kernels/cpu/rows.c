@@ -1,0 +1,266 @@
+/* kernels/cpu/rows.c -- the rows every CPU schedule is made of (contract in kernels/cpu/cpu.h).
+ *
+ * A sweep visits each row once: the bulk update of the row, then the CPML corrections of every
+ * slab the row crosses while the row is still in L1 (a separate pass would stream the slab
+ * fields from memory a second time). Per cell the order is the one of separate sweeps (bulk,
+ * then slabs s = 0, 1, ...), so the results do not depend on the fusion. The i loops are
+ * `omp simd`: cells of a row are independent (H reads only E, E reads only H), and without the
+ * pragma the compiler must assume the field arrays alias and leaves the loop scalar. The slab
+ * axis is a constant inside each i loop (switch outside), so the CPML profile index is i, j or k
+ * at compile time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/cpu.h"
+
+/* psi index of row (j, k) of slab sl, at i = lo[0]; -1 if the row does not cross the slab. */
+static int64_t slab_row(const cpu_slab *sl, int j, int k)
+{
+    const yee_slab *b = &sl->box;
+    if (j < b->lo[1] || j >= b->hi[1] || k < b->lo[2] || k >= b->hi[2])
+        return -1;
+    return ((int64_t)(k - b->lo[2]) * sl->w[1] + (j - b->lo[1])) * sl->w[0];
+}
+
+void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1)
+{
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    const yee_lines L = c->lines;
+    const yee_real ch = c->media.ch;
+#pragma omp simd
+    for (int i = i0; i < i1; i++)
+        yee_update_h(f, d, L, ch, i, j, k);
+    for (int s = 0; s < c->nslabs; s++) {
+        const cpu_slab *sl = &c->slabs[s];
+        int64_t row = slab_row(sl, j, k);
+        if (row < 0)
+            continue;
+        const yee_cpml_axis pa = c->pml[sl->box.axis];
+        yee_real *YEE_RESTRICT pq = sl->psi_h[0];
+        yee_real *YEE_RESTRICT pr = sl->psi_h[1];
+        const int lo = sl->box.lo[0] > i0 ? sl->box.lo[0] : i0;
+        const int hi = sl->box.hi[0] < i1 ? sl->box.hi[0] : i1;
+        row -= sl->box.lo[0]; /* psi index of cell i: row + i */
+        switch (sl->box.axis) {
+        case 0:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_h(f, d, ch, pa, 0, pq, pr, row + i, i, j, k);
+            break;
+        case 1:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_h(f, d, ch, pa, 1, pq, pr, row + i, i, j, k);
+            break;
+        default:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_h(f, d, ch, pa, 2, pq, pr, row + i, i, j, k);
+            break;
+        }
+    }
+}
+
+/* A row of material 0 only (c->row_mat0) takes material 0's coefficients as loop constants
+ * (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values as the per-cell
+ * lookup, 3 bytes per cell less to read and no gathers (with the lookup on every row a vacuum
+ * step ran at 0.56x the speed, docs/performance.md). */
+void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
+{
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    const yee_lines L = c->lines;
+    const yee_media m = c->media;
+    const int mat0 = c->row_mat0[j + (int64_t)k * d.n[1]];
+    if (mat0) {
+        const yee_ecoef q0 = c->coef0;
+#pragma omp simd
+        for (int i = i0; i < i1; i++)
+            yee_update_e_coef(f, d, L, q0, i, j, k);
+    } else {
+#pragma omp simd
+        for (int i = i0; i < i1; i++)
+            yee_update_e(f, d, L, m, i, j, k);
+    }
+    const yee_real cb0 = c->coef0.cb[0];
+    for (int s = 0; s < c->nslabs; s++) {
+        const cpu_slab *sl = &c->slabs[s];
+        int64_t row = slab_row(sl, j, k);
+        if (row < 0)
+            continue;
+        const yee_cpml_axis pa = c->pml[sl->box.axis];
+        yee_real *YEE_RESTRICT pq = sl->psi_e[0];
+        yee_real *YEE_RESTRICT pr = sl->psi_e[1];
+        const int lo = sl->box.lo[0] > i0 ? sl->box.lo[0] : i0;
+        const int hi = sl->box.hi[0] < i1 ? sl->box.hi[0] : i1;
+        row -= sl->box.lo[0];
+        switch (sl->box.axis + 3 * mat0) {
+        case 0:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e(f, d, m, pa, 0, pq, pr, row + i, i, j, k);
+            break;
+        case 1:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e(f, d, m, pa, 1, pq, pr, row + i, i, j, k);
+            break;
+        case 2:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e(f, d, m, pa, 2, pq, pr, row + i, i, j, k);
+            break;
+        case 3:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 0, pq, pr, row + i, i, j, k);
+            break;
+        case 4:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 1, pq, pr, row + i, i, j, k);
+            break;
+        default:
+#pragma omp simd
+            for (int i = lo; i < hi; i++)
+                yee_cpml_e_coef(f, d, cb0, cb0, pa, 2, pq, pr, row + i, i, j, k);
+            break;
+        }
+    }
+}
+
+void cpu_pec_row(const cpu_ctx *c, int j, int k)
+{
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    if (c->pec_low[0])
+        yee_pec_low(f, d, 0, 0, j, k);
+    if (c->pec_low[1] && j == 0)
+        for (int i = 0; i < d.n[0]; i++)
+            yee_pec_low(f, d, 1, i, 0, k);
+    if (c->pec_low[2] && k == 0)
+        for (int i = 0; i < d.n[0]; i++)
+            yee_pec_low(f, d, 2, i, j, 0);
+}
+
+void cpu_add_current(const cpu_ctx *c, const yee_point_current *p)
+{
+    const int64_t at = yee_idx(c->d, p->i, p->j, p->k);
+    if (YEE_IS_ELECTRIC(p->comp))
+        yee_add_current(c->f, c->media, p->comp, at, p->j_value);
+    else
+        yee_add_mcurrent(c->f, c->media.ch, p->comp - YEE_HX, at, p->j_value);
+}
+
+/* ---- a step's lists, sorted for a sweep ---- */
+
+/* Counting sort: order[] lists the q with key[q] >= 0 grouped by key (0 .. nkeys-1), list
+ * order kept within a key; key k's entries are order[start[k] .. start[k+1]). */
+static int bucket_sort(int64_t nkeys, int n, const int *key, int **start_out, int **order_out)
+{
+    int *start = (int *)calloc((size_t)nkeys + 1, sizeof(int));
+    int *order = (int *)malloc(((size_t)n + 1) * sizeof(int));
+    int *cursor = (int *)malloc(((size_t)nkeys + 1) * sizeof(int));
+    if (!start || !order || !cursor) {
+        free(start);
+        free(order);
+        free(cursor);
+        return 0;
+    }
+    for (int q = 0; q < n; q++)
+        if (key[q] >= 0)
+            start[key[q] + 1]++;
+    for (int64_t r = 0; r < nkeys; r++)
+        start[r + 1] += start[r];
+    memcpy(cursor, start, (size_t)nkeys * sizeof(int));
+    for (int q = 0; q < n; q++)
+        if (key[q] >= 0)
+            order[cursor[key[q]]++] = q;
+    free(cursor);
+    *start_out = start;
+    *order_out = order;
+    return 1;
+}
+
+static int inside(const cpu_ctx *c, int i, int j, int k)
+{
+    return i >= 0 && i < c->d.n[0] && j >= 0 && j < c->d.n[1] && k >= 0 && k < c->d.n[2];
+}
+
+int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_lists *l)
+{
+    memset(l, 0, sizeof *l);
+    l->plan = plan;
+    const int ny = c->d.n[1], nz = c->d.n[2];
+    const int nm = plan->nm > 0 ? plan->nm : 0, nj = plan->nj > 0 ? plan->nj : 0;
+    const int ns = plan->nsamp > 0 ? plan->nsamp : 0;
+    const int most = nm > nj ? (nm > ns ? nm : ns) : (nj > ns ? nj : ns);
+    int *key = (int *)malloc(((size_t)most + 1) * sizeof(int));
+    int ok = key != NULL;
+    for (int q = 0; ok && q < nm; q++) {
+        const yee_point_current *p = &plan->m[q];
+        ok = p->comp >= YEE_HX && p->comp <= YEE_HZ && inside(c, p->i, p->j, p->k);
+        key[q] = (int)(p->j + (int64_t)p->k * ny);
+    }
+    ok = ok && bucket_sort((int64_t)ny * nz, nm, key, &l->m_start, &l->m_order);
+    for (int q = 0; ok && q < nj; q++) {
+        const yee_point_current *p = &plan->j[q];
+        ok = p->comp >= YEE_EX && p->comp <= YEE_EZ && inside(c, p->i, p->j, p->k);
+        key[q] = p->k;
+    }
+    ok = ok && bucket_sort(nz, nj, key, &l->j_start, &l->j_order);
+    for (int q = 0; ok && q < ns; q++) {
+        const yee_sample *p = &plan->samp[q];
+        ok = p->comp >= 0 && p->comp < YEE_NCOMP && inside(c, p->i, p->j, p->k);
+        key[q] = p->k;
+    }
+    ok = ok && bucket_sort(nz, ns, key, &l->s_start, &l->s_order);
+    free(key);
+    if (!ok)
+        cpu_step_lists_free(l);
+    return ok;
+}
+
+void cpu_step_lists_free(cpu_step_lists *l)
+{
+    free(l->m_start);
+    free(l->m_order);
+    free(l->j_start);
+    free(l->j_order);
+    free(l->s_start);
+    free(l->s_order);
+    memset(l, 0, sizeof *l);
+}
+
+void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
+{
+    const int nx = c->d.n[0];
+    for (int j = j0; j < j1; j++) {
+        cpu_row_h(c, j, k, 0, nx);
+        /* M right after the row's H update, before any E update reads it */
+        const int64_t r = j + (int64_t)k * c->d.n[1];
+        for (int q = l->m_start[r]; q < l->m_start[r + 1]; q++)
+            cpu_add_current(c, &l->plan->m[l->m_order[q]]);
+    }
+}
+
+void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
+{
+    for (int q = l->j_start[k]; q < l->j_start[k + 1]; q++) {
+        const yee_point_current *p = &l->plan->j[l->j_order[q]];
+        if (p->j >= j0 && p->j < j1)
+            cpu_add_current(c, p);
+    }
+}
+
+void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
+{
+    for (int q = l->s_start[k]; q < l->s_start[k + 1]; q++) {
+        const int at = l->s_order[q];
+        const yee_sample *p = &l->plan->samp[at];
+        if (p->j >= j0 && p->j < j1)
+            l->plan->samp_out[at] = yee_component_array(c->f, p->comp)[yee_idx(c->d, p->i, p->j, p->k)];
+    }
+}

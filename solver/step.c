@@ -1,0 +1,192 @@
+/* solver/step.c -- the order of one time step, written once (Meep's fields::step, openEMS's
+ * Engine::IterateTS). On entry E^n and H^{n-1/2}, on exit E^{n+1} and H^{n+1/2}:
+ *
+ *   1. H update   H^{n+1/2} = H^{n-1/2} - dt curl E^n            (kernels/stages.h: Faraday, CPML)
+ *   2. magnetic currents M^n                        (TFSF corrections, magnetic sheets; sources.h)
+ *   3. H halo     send H faces to the neighbours             (the E update next to a face needs them)
+ *   4. E update   E^{n+1} = ca E^n + cb curl H^{n+1/2}   (stages.h: ADE polarization, Ampere, CPML,
+ *                                                          polarization current, PEC walls)
+ *   5. electric currents J^{n+1/2}                     (dipoles, current volumes and sheets, TFSF)
+ *   6. E halo     send E faces, in flight until step n+1's H update needs them
+ *   7. monitors of the completed step n+1                        (probes, DFT sums, snapshot frames)
+ *
+ * Each update runs on the cells that read no ghost in flight while the other field's faces
+ * travel, then on the layers next to those faces once they have arrived (solver/halo.h): the
+ * same arithmetic per cell as without the split. The run loop (sim.c) does, after a step, what
+ * belongs to the run rather than to the step: health checks, checkpoints, signals, progress.
+ *
+ * Where no face is exchanged (one rank, no periodic axis) a backend may take several whole steps
+ * in one call (kernels/backend.h advance), each step's currents and probe samples handed over as
+ * a plan; steps are fused only while nothing but the probes needs the fields in between
+ * (yee_monitors_due), and the backend keeps the order above per cell, bit for bit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/sim_private.h"
+
+unsigned yee_monitors_due(const yee_sim *s, long st)
+{
+    const yee_config *cfg = s->cfg;
+    unsigned due = 0;
+    if (yee_dft_set_due(s->dft, st))
+        due |= YEE_DUE_DFT;
+    if (s->h5 && yee_monitors_frames_due(s->mon, st))
+        due |= YEE_DUE_FRAMES;
+    if (st % cfg->check_interval == 0 || st == cfg->steps)
+        due |= YEE_DUE_HEALTH;
+    if (cfg->checkpoint_interval > 0 && st % cfg->checkpoint_interval == 0)
+        due |= YEE_DUE_CHECKPOINT;
+    if (st == s->opt.test.signal_at_step)
+        due |= YEE_DUE_TEST_SIGNAL;
+    return due;
+}
+
+/* Steps 1 and 4: one field's update over the subdomain, split around the other field's faces in
+ * flight (those this update reads next to its faces). */
+static int update(yee_sim *s, yee_field_kind kind, yee_err *err)
+{
+    int (*field_update)(void *, const yee_box *, yee_err *) =
+        kind == YEE_FIELD_H ? s->be->step_h : s->be->step_e;
+    yee_halo_split_boxes split;
+    yee_halo_split(s->halo, kind, &split);
+    for (int q = 0; q < split.ninterior; q++) {
+        YEE_TRY(field_update(s->ctx, &split.interior[q], err));
+        yee_halo_progress(s->halo);
+    }
+    YEE_TRY(yee_halo_settle(s->halo, s->step, err));
+    if (split.whole)
+        return field_update(s->ctx, NULL, err);
+    for (int q = 0; q < split.nboundary; q++)
+        YEE_TRY(field_update(s->ctx, &split.boundary[q], err));
+    return YEE_OK;
+}
+
+static int add_currents(yee_sim *s, int n, const yee_point_current *cur, yee_err *err)
+{
+    return n ? s->be->apply_sources(s->ctx, n, cur, err) : YEE_OK;
+}
+
+/* Step 7 but the probes: the DFT sums and the snapshot frames of completed step s->step. */
+static int sample_monitors(yee_sim *s, yee_err *err)
+{
+    YEE_TRY(yee_dft_set_accumulate(s->dft, s->step, err));
+    if (s->h5)
+        YEE_TRY(yee_monitors_start_frames(s->mon, s->step, err));
+    return YEE_OK;
+}
+
+/* One step n -> n+1 through the backend's single-step ops. */
+static int one_step(yee_sim *s, yee_err *err)
+{
+    const long n = s->step;
+    const yee_point_current *cur;
+    YEE_TRY(update(s, YEE_FIELD_H, err));                               /* 1 */
+    if (s->h5) /* the frames of step n leave while the device runs this update */
+        YEE_TRY(yee_monitors_write_frames(s->mon, s->h5, s->nranks, err));
+    int ncur = yee_sources_h(s->sources, n, &cur);                      /* 2 */
+    YEE_TRY(add_currents(s, ncur, cur, err));
+    YEE_TRY(yee_halo_start(s->halo, YEE_FIELD_H, n, err));              /* 3 */
+    YEE_TRY(update(s, YEE_FIELD_E, err));                               /* 4 */
+    ncur = yee_sources_e(s->sources, n, &cur);                          /* 5 */
+    YEE_TRY(add_currents(s, ncur, cur, err));
+    YEE_TRY(yee_halo_start(s->halo, YEE_FIELD_E, n, err));              /* 6 */
+    s->step = n + 1;
+    const yee_sample *pts;                                              /* 7 */
+    const int np = yee_monitors_probe_samples(s->mon, &pts);
+    if (np && s->step <= s->cfg->steps) {
+        YEE_TRY(s->be->gather(s->ctx, np, pts, s->probe_vals, err));
+        yee_monitors_store_probes(s->mon, s->step, s->probe_vals);
+    }
+    return sample_monitors(s, err);
+}
+
+/* A copy of a step's current list into fused buffer b (the sources reuse one buffer per call). */
+static int keep_list(yee_sim *s, int b, int n, const yee_point_current *cur, yee_err *err)
+{
+    if (n > s->fused_cap[b]) {
+        yee_point_current *grown =
+            (yee_point_current *)realloc(s->fused_cur[b], (size_t)n * sizeof *grown);
+        if (!grown)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "source list");
+        s->fused_cur[b] = grown;
+        s->fused_cap[b] = n;
+    }
+    if (n)
+        memcpy(s->fused_cur[b], cur, (size_t)n * sizeof *cur);
+    return YEE_OK;
+}
+
+/* Steps n+1 .. n+k in one backend call: steps 1-7 above per step, the currents and probe samples
+ * of each in its plan, the rest of step 7 (nothing due before the last: yee_step) after it. */
+static int fused_steps(yee_sim *s, int k, yee_err *err)
+{
+    const long n = s->step;
+    if (s->h5) /* the frames of step n */
+        YEE_TRY(yee_monitors_write_frames(s->mon, s->h5, s->nranks, err));
+    const yee_sample *pts;
+    const int np = yee_monitors_probe_samples(s->mon, &pts);
+    for (int st = 0; st < k; st++) {
+        /* each step's magnetic then electric currents, in the order one_step asks for them (a
+         * plane wave's 1-D grid advances with each call) */
+        yee_step_plan *p = &s->plans[st];
+        const yee_point_current *cur;
+        int ncur = yee_sources_h(s->sources, n + st, &cur);
+        YEE_TRY(keep_list(s, 2 * st, ncur, cur, err));
+        p->nm = ncur;
+        p->m = s->fused_cur[2 * st];
+        ncur = yee_sources_e(s->sources, n + st, &cur);
+        YEE_TRY(keep_list(s, 2 * st + 1, ncur, cur, err));
+        p->nj = ncur;
+        p->j = s->fused_cur[2 * st + 1];
+        p->nsamp = n + st + 1 <= s->cfg->steps ? np : 0;
+        p->samp = pts;
+        p->samp_out = s->fused_vals + (size_t)st * (size_t)np;
+    }
+    YEE_TRY(s->be->advance(s->ctx, k, s->plans, err));
+    for (int st = 0; st < k; st++)
+        yee_monitors_store_probes(s->mon, n + st + 1, s->fused_vals + (size_t)st * (size_t)np);
+    s->step = n + k;
+    s->fused_steps += k;
+    return sample_monitors(s, err);
+}
+
+int yee_step(yee_sim *s, long end, yee_err *err)
+{
+    if (s->fused_max == 0 || yee_halo_active(s->halo)) {
+        YEE_TRY(one_step(s, err));
+        return 1;
+    }
+    int k = 1;
+    while (k < s->fused_max && s->step + k < end && yee_monitors_due(s, s->step + k) == 0)
+        k++;
+    YEE_TRY(fused_steps(s, k, err));
+    return k;
+}
+
+int yee_step_setup(yee_sim *s, yee_err *err)
+{
+    const yee_sample *pts;
+    const int np = yee_monitors_probe_samples(s->mon, &pts);
+    s->probe_vals = (yee_real *)malloc(((size_t)np + 1) * sizeof(yee_real));
+    if (!s->probe_vals)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "probe samples");
+    const int asked = s->opt.tuning.fused_steps;
+    s->fused_max = !s->be->advance ? 0 : asked > 0 && asked < YEE_FUSED_MAX ? asked : YEE_FUSED_MAX;
+    if (s->fused_max == 0)
+        return YEE_OK;
+    s->plans = (yee_step_plan *)calloc((size_t)s->fused_max, sizeof *s->plans);
+    s->fused_vals = (yee_real *)malloc(((size_t)s->fused_max * (size_t)np + 1) * sizeof(yee_real));
+    if (!s->plans || !s->fused_vals)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "step plans");
+    return YEE_OK;
+}
+
+void yee_step_free(yee_sim *s)
+{
+    free(s->probe_vals);
+    free(s->plans);
+    free(s->fused_vals);
+    for (int b = 0; b < 2 * YEE_FUSED_MAX; b++)
+        free(s->fused_cur[b]);
+}

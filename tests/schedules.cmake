@@ -1,0 +1,26 @@
+# The tuned CPU backend's schedules (kernels/backend.h advance: several steps per sweep) write the
+# bytes of the reference backend (cpu-reference, one op at a time): every example and validation
+# deck, shortened, and a deck made to put every kind of source and monitor inside the fused steps
+# (tests/schedules_deck.cfg); tests/backends_agree.py compares every dataset and file. Each tuned
+# run without a periodic axis must report fused steps, so a test cannot pass by never taking
+# that path (a periodic axis exchanges a halo every step, which keeps one step per call).
+# (tests/unit/cpu_schedules.c does the same op by op, with random states and thread counts.)
+file(GLOB YEE_SCHEDULE_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg
+     ${CMAKE_SOURCE_DIR}/validation/*/*.cfg)
+list(REMOVE_ITEM YEE_SCHEDULE_DECKS ${CMAKE_SOURCE_DIR}/inputs/sweep_slab.cfg) # a sweep
+list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/schedules_deck.cfg)
+foreach(deck ${YEE_SCHEDULE_DECKS})
+  get_filename_component(stem ${deck} NAME_WE)
+  get_filename_component(dir ${deck} DIRECTORY)
+  get_filename_component(folder ${dir} NAME)
+  set(name schedules_agree_${folder}_${stem})
+  file(READ ${deck} text)
+  set(expect --expect "ran in fused sweeps")
+  if(text MATCHES "periodic")
+    set(expect)
+  endif()
+  yee_add_test(NAME ${name} LABELS unit TIMEOUT 300
+    COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backends_agree.py --yee $<TARGET_FILE:yee>
+            --deck ${deck} --work ${CMAKE_CURRENT_BINARY_DIR}/schedules/${name}
+            --backends cpu-reference cpu ${expect})
+endforeach()

@@ -1,0 +1,281 @@
+/* tests/unit/cpu_schedules.c -- every schedule of the tuned CPU backend gives the reference's
+ * bytes: `cpu`'s advance (the fused single-step sweep, sweep_fused.c, and the two-step
+ * wavefront, wavefront.c) against `cpu-reference`'s ops one by one (backend_cpu.c).
+ *
+ * A setup built by hand: odd non-cubic dims, CPML slabs on several faces (overlapping at the
+ * edges, so rows cross two or three slabs), PEC low walls, a block of random materials (rows
+ * that are not all material 0), random fields and psi written through state_transfer. Two
+ * contexts start from the same state; one advances by advance calls of 1, 2, 3 or 5 steps, the
+ * other by step_h, the magnetic currents, step_e, the electric currents and gather per step
+ * (several currents in one cell, some on the first and last planes and rows). The samples after
+ * every step and all parts (fields and psi) at the end must agree with memcmp, for 1 to 3
+ * threads (thread blocks of planes down to one plane, and an empty one) and several band
+ * heights (setup.tuning.cpu_band_rows); and on a setup with dispersive nodes, which the fused
+ * single-step sweep takes (the wavefront does not): same bytes.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/backend.h"
+#include "tests/support/setup.h"
+
+typedef struct geom {
+    int n[3];
+    int pml[3][2]; /* slab cells per face, 0: none */
+    int pec[3];
+} geom;
+
+/* Everything a setup points to, owned here. */
+typedef struct owned {
+    yee_setup s;
+    yee_real ca[4], cb[4];
+    uint8_t *mat[3];
+    yee_real *lines;
+    yee_disp_node disp[2];
+    yee_pole_coef pcoef[1];
+} owned;
+
+static void build(const geom *g, test_rng *r, owned *o)
+{
+    memset(o, 0, sizeof *o);
+    yee_setup *s = &o->s;
+    const int64_t total = test_dims(s, g->n);
+    s->nmat = 4;
+    for (int m = 0; m < 4; m++) {
+        o->ca[m] = m == 0 ? (yee_real)1.0 : test_rval(r, 0.8, 1.0);
+        o->cb[m] = m == 0 ? (yee_real)0.4 : test_rval(r, 0.1, 0.4);
+    }
+    s->ca = o->ca;
+    s->cb = o->cb;
+    s->ch = (yee_real)0.45;
+    /* materials 1..3 at random in a block away from the corner; material 0 elsewhere */
+    for (int a = 0; a < 3; a++) {
+        o->mat[a] = (uint8_t *)calloc((size_t)total, 1);
+        for (int k = g->n[2] / 4; k < 3 * g->n[2] / 4; k++)
+            for (int j = g->n[1] / 3; j < 2 * g->n[1] / 3; j++)
+                for (int i = 2; i < g->n[0] - 3; i++)
+                    o->mat[a][yee_idx(s->dims, i, j, k)] = (uint8_t)(1 + test_below(r, 3));
+        s->mat[a] = o->mat[a];
+    }
+    o->lines = test_lines_slabs_walls(s, r, g->pml, g->pec);
+}
+
+/* A Lorentz-like pole on two E nodes (coefficients need not be physical). */
+static void add_dispersion(const geom *g, owned *o)
+{
+    o->pcoef[0].c1 = (yee_real)1.2;
+    o->pcoef[0].c2 = (yee_real)-0.3;
+    o->pcoef[0].c3 = (yee_real)0.05;
+    for (int q = 0; q < 2; q++) {
+        memset(&o->disp[q], 0, sizeof o->disp[q]);
+        o->disp[q].c = yee_idx(o->s.dims, g->n[0] / 2 + q, g->n[1] / 2, g->n[2] / 2);
+        o->disp[q].p_off = 2 * q;
+        o->disp[q].comp = q;
+        o->disp[q].npole = 1;
+    }
+    o->s.ndisp = 2;
+    o->s.disp = o->disp;
+    o->s.npol = 4;
+    o->s.npcoef = 1;
+    o->s.pcoef = o->pcoef;
+    o->s.inv_dt = (yee_real)2.0;
+}
+
+static void release(owned *o)
+{
+    for (int a = 0; a < 3; a++)
+        free(o->mat[a]);
+    free(o->lines);
+}
+
+enum { NCUR = 16, NSAMP = 36, MAXK = 5 };
+
+/* The currents of step `step` (magnetic in m, electric in j): two in one cell, the first and
+ * last planes and rows, i = 0, and a cell with both kinds. */
+static void currents(const geom *g, int step, yee_point_current *m, int *nm, yee_point_current *j,
+                     int *nj)
+{
+    const int nx = g->n[0], ny = g->n[1], nz = g->n[2];
+    const int at[NCUR][4] = {
+        {2, nx / 2, ny / 2, nz / 2},     {2, nx / 2, ny / 2, nz / 2}, /* same cell twice */
+        {0, 1, 0, 0},                    {1, nx - 1, ny - 1, nz - 1},
+        {2, 0, ny / 3 + 1, 0},           {0, nx / 3, ny - 1, nz - 1},
+        {1, nx / 2 + 1, ny / 2, nz / 2}, {2, nx / 2, ny / 2, nz / 2}, /* and a third time */
+        {0, 3, ny / 2 + 2, 1},           {1, 4, 1, nz - 2},
+        /* magnetic (3..5: Hx..Hz), added after the H update: twice in one cell, on the first
+         * and last rows and planes, and in a cell that also gets an electric current */
+        {5, nx / 2, ny / 2, nz / 2},     {3, 0, 0, 0},
+        {4, nx - 1, ny - 1, nz - 1},     {5, nx / 2, ny / 2, nz / 2},
+        {3, 2, ny - 1, 1},               {4, nx / 3, 0, nz - 2},
+    };
+    *nm = *nj = 0;
+    for (int q = 0; q < NCUR; q++) {
+        yee_point_current c;
+        c.comp = at[q][0];
+        c.i = at[q][1];
+        c.j = at[q][2];
+        c.k = at[q][3];
+        c.j_value = (yee_real)(0.3 * (q + 1) + 0.17 * step) * (q % 2 ? 1 : -1);
+        if (YEE_IS_ELECTRIC(c.comp))
+            j[(*nj)++] = c;
+        else
+            m[(*nm)++] = c;
+    }
+}
+
+static int fail_rc(const char *what, int rc, const yee_err *err)
+{
+    fprintf(stderr, "FAIL %s: rc %d %s\n", what, rc, err->msg);
+    return 1;
+}
+
+/* The first differing value of two parts, named for a person. */
+static void report_part(const char *label, const owned *o, int p, const yee_real *a,
+                        const yee_real *b, size_t n)
+{
+    for (size_t q = 0; q < n; q++)
+        if (memcmp(&a[q], &b[q], sizeof(yee_real)) != 0) {
+            fprintf(stderr, "FAIL %s: part %d differs first at value %zu: cpu %.9g, reference %.9g\n",
+                    label, p, q, (double)a[q], (double)b[q]);
+            if (p < 6) {
+                const int64_t sy = o->s.dims.stride[1], sz = o->s.dims.stride[2];
+                fprintf(stderr, "  (cell i %d, j %d, k %d)\n", (int)(q % sy) - YEE_HALO,
+                        (int)(q % sz / sy) - YEE_HALO, (int)(q / sz) - YEE_HALO);
+            }
+            return;
+        }
+}
+
+/* One comparison: `calls` advance calls of chunk[c % nchunk] steps each against the reference
+ * ops. */
+static int run_case(const geom *g, int threads, int band_rows, int dispersive, const int *chunk,
+                    int nchunk, int calls)
+{
+    char label[160];
+    int len = snprintf(label, sizeof label, "%dx%dx%d threads %d rows %d%s steps per call", g->n[0],
+                       g->n[1], g->n[2], threads, band_rows, dispersive ? " dispersive," : "");
+    for (int c = 0; c < nchunk; c++)
+        len += snprintf(label + len, sizeof label - (size_t)len, " %d", chunk[c]);
+    omp_set_num_threads(threads);
+    test_rng r = {88172645463325252ull};
+    owned o;
+    build(g, &r, &o);
+    if (dispersive)
+        add_dispersion(g, &o);
+    o.s.tuning.cpu_band_rows = band_rows;
+    const yee_backend_ops *tuned = &yee_backend_cpu, *ref = &yee_backend_cpu_reference;
+    yee_err err;
+    memset(&err, 0, sizeof err);
+    void *ctx[2] = {NULL, NULL};
+    int rc = tuned->create(&o.s, &ctx[0], &err);
+    if (rc == 0)
+        rc = ref->create(&o.s, &ctx[1], &err);
+    if (rc != 0)
+        return fail_rc("create", rc, &err);
+    const int parts = ref->state_parts(ctx[1]);
+    size_t maxb = 0;
+    for (int p = 0; p < parts; p++)
+        if (ref->state_part_bytes(ctx[1], p) > maxb)
+            maxb = ref->state_part_bytes(ctx[1], p);
+    yee_real *buf[2] = {(yee_real *)malloc(maxb), (yee_real *)malloc(maxb)};
+    for (int p = 0; p < parts; p++) { /* the same random state (ghosts included) in both */
+        const size_t n = ref->state_part_bytes(ctx[1], p) / sizeof(yee_real);
+        for (size_t q = 0; q < n; q++)
+            buf[0][q] = test_rval(&r, -1.0, 1.0);
+        if ((rc = tuned->state_transfer(ctx[0], p, buf[0], 1, &err)) != 0 ||
+            (rc = ref->state_transfer(ctx[1], p, buf[0], 1, &err)) != 0)
+            return fail_rc("state_transfer set", rc, &err);
+    }
+    /* samples after each step (probes): all six components, on the first and last planes, rows
+     * and columns and at random cells */
+    yee_sample samp[NSAMP];
+    for (int q = 0; q < NSAMP; q++) {
+        samp[q].comp = q % 6;
+        const int corner = q < 12;
+        samp[q].i = corner ? (q & 1 ? g->n[0] - 1 : 0) : test_below(&r, g->n[0]);
+        samp[q].j = corner ? (q & 2 ? g->n[1] - 1 : 0) : test_below(&r, g->n[1]);
+        samp[q].k = corner ? (q & 4 ? g->n[2] - 1 : 0) : test_below(&r, g->n[2]);
+    }
+    static yee_point_current m[MAXK][NCUR], j[MAXK][NCUR];
+    yee_real out[2][MAXK][NSAMP];
+    yee_step_plan plan[MAXK];
+    int bad = 0, step = 0;
+    for (int call = 0; call < calls && rc == 0 && !bad; call++) {
+        const int k = chunk[call % nchunk];
+        for (int st = 0; st < k; st++) {
+            currents(g, step + st, m[st], &plan[st].nm, j[st], &plan[st].nj);
+            plan[st].m = m[st];
+            plan[st].j = j[st];
+            plan[st].nsamp = NSAMP;
+            plan[st].samp = samp;
+            plan[st].samp_out = out[0][st];
+        }
+        rc = tuned->advance(ctx[0], k, plan, &err);
+        for (int st = 0; st < k && rc == 0; st++) {
+            if ((rc = ref->step_h(ctx[1], NULL, &err)) == 0 &&
+                (rc = ref->apply_sources(ctx[1], plan[st].nm, plan[st].m, &err)) == 0 &&
+                (rc = ref->step_e(ctx[1], NULL, &err)) == 0 &&
+                (rc = ref->apply_sources(ctx[1], plan[st].nj, plan[st].j, &err)) == 0)
+                rc = ref->gather(ctx[1], NSAMP, samp, out[1][st], &err);
+            for (int q = 0; q < NSAMP && rc == 0 && !bad; q++)
+                if (memcmp(&out[0][st][q], &out[1][st][q], sizeof(yee_real)) != 0) {
+                    fprintf(stderr, "FAIL %s: step %d sample %d (comp %d at %d %d %d): cpu %.9g, "
+                                    "reference %.9g\n",
+                            label, step + st, q, samp[q].comp, samp[q].i, samp[q].j, samp[q].k,
+                            (double)out[0][st][q], (double)out[1][st][q]);
+                    bad = 1;
+                }
+        }
+        step += k;
+    }
+    if (rc != 0)
+        return fail_rc("step", rc, &err);
+    for (int p = 0; p < parts && !bad; p++) {
+        const size_t bytes = ref->state_part_bytes(ctx[1], p);
+        if ((rc = tuned->state_transfer(ctx[0], p, buf[0], 0, &err)) != 0 ||
+            (rc = ref->state_transfer(ctx[1], p, buf[1], 0, &err)) != 0)
+            return fail_rc("state_transfer get", rc, &err);
+        if (memcmp(buf[0], buf[1], bytes) != 0) {
+            report_part(label, &o, p, buf[0], buf[1], bytes / sizeof(yee_real));
+            bad = 1;
+        }
+    }
+    if (!bad)
+        printf("ok %s: %d steps, samples after each and %d parts identical\n", label, step, parts);
+    free(buf[0]);
+    free(buf[1]);
+    tuned->destroy(ctx[0]);
+    ref->destroy(ctx[1]);
+    release(&o);
+    return bad;
+}
+
+int main(void)
+{
+    const geom g[] = {
+        /* CPML on x low, y high, z both; PEC on x and z low */
+        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}},
+        /* thin y, CPML on every face, PEC on every low face */
+        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}},
+        /* 3 and 2 planes: thread blocks of one plane, and an empty one with 3 threads */
+        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}},
+        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}},
+    };
+    const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5};
+    const int rows[] = {0, 1, 2, 3, 7};
+    int bad = 0;
+    for (size_t q = 0; q < sizeof g / sizeof g[0]; q++)
+        for (int t = 1; t <= 3; t++) {
+            for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+                bad |= run_case(&g[q], t, rows[r], 0, pairs, 1, 6);
+            bad |= run_case(&g[q], t, 0, 0, singles, 1, 5);
+        }
+    bad |= run_case(&g[0], 2, 0, 0, mixed, 4, 8);
+    bad |= run_case(&g[0], 2, 3, 0, mixed, 4, 8);
+    bad |= run_case(&g[0], 2, 0, 1, mixed, 4, 8);
+    bad |= run_case(&g[1], 3, 0, 1, singles, 1, 5);
+    printf("%s cpu schedules\n", bad ? "FAIL" : "PASS");
+    return bad;
+}
