@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Names of the probes in the file, comma-separated, for a helpful error. */
 static herr_t collect_name(hid_t g, const char *name, const H5L_info_t *info, void *op)
@@ -128,6 +130,26 @@ void yee_probe_series_free(yee_probe_series *s)
 {
     free(s->data);
     s->data = NULL;
+}
+
+int yee_probe_column(const yee_probe_series *s, const char *name)
+{
+    if (!name || !name[0])
+        return s->ncomp > 0 ? 0 : -1;
+    for (int c = 0; c < s->ncomp; c++)
+        if (strcasecmp(s->components[c], name) == 0)
+            return c;
+    return -1;
+}
+
+long yee_probe_first_row(const yee_probe_series *s, int col, double start)
+{
+    long first = (long)ceil((start - s->t0[col]) / s->dt);
+    if (first < 0)
+        first = 0;
+    if (first > s->nsteps)
+        first = s->nsteps;
+    return first;
 }
 
 /* ---- snapshots ---- */

@@ -32,6 +32,13 @@ int yee_h5_read_probe(const char *path, const char *probe, yee_probe_series *out
 
 void yee_probe_series_free(yee_probe_series *s);
 
+/* The column of component `name` ("Ez", case-insensitive; NULL or "": the first), -1 if the
+ * probe does not record it. */
+int yee_probe_column(const yee_probe_series *s, const char *name);
+
+/* The first row of column col at or after time start (c-units), within [0, nsteps]. */
+long yee_probe_first_row(const yee_probe_series *s, int col, double start);
+
 /* ---- snapshots of a run file (layout: io/h5out.h, docs/output.md) ---- */
 
 /* A run file opened for reading; opaque. */

@@ -10,7 +10,7 @@
  * This module reads the sweep section (with the deck reader and the deck's key table, as
  * io/deck.c reads the rest: unknown keys, wrong types and missing keys are errors with
  * file:line), enumerates the jobs and writes each job's resolved deck text. It runs nothing and
- * reads no simulation output (solver/sweep.c does).
+ * reads no simulation output (app/sweep.c does).
  */
 #ifndef YEE_IO_PARAMS_H
 #define YEE_IO_PARAMS_H

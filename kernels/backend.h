@@ -51,6 +51,8 @@ typedef struct yee_setup {
     int npcoef;
     const yee_pole_coef *pcoef;  /* npcoef pole coefficient triples */
     yee_real inv_dt;             /* 1 / dt, for the polarization current */
+    int node_rank;               /* this process's rank among those on its node: a GPU backend
+                                  * takes device node_rank mod (devices on the node) */
     /* How, not what: choices that change speed or diagnostics, never results (the application
      * reads them from the environment; 0 is the default everywhere). */
     struct {

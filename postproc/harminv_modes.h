@@ -2,7 +2,7 @@
  * (libharminv; Mandelshtam & Taylor 1997), as Meep's Harminv: frequency, decay rate, Q, amplitude.
  *
  * Pure computation on an array the caller owns: no file, no MPI, no printing. `yee sweep` uses it
- * for resonance results (solver/sweep.c) and `yee resonances` (postproc/resonances.c); units
+ * for resonance results (app/sweep.c) and `yee resonances` (postproc/resonances.c); units
  * are whatever the caller's time unit is.
  */
 #ifndef YEE_POSTPROC_HARMINV_MODES_H

@@ -1,7 +1,7 @@
 /* postproc/resonances.c -- `yee resonances RUN.h5 --probe NAME`: resonant frequencies, decay
  * rates and quality factors of a probe's time series by filter diagonalization (libharminv,
  * Mandelshtam & Taylor 1997), as Meep's Harminv does. Reads the file; never runs a simulation.
- * A subcommand of `yee` (solver/main.c dispatches to yee_resonances_main), not a program.
+ * A subcommand of `yee` (app/main.c dispatches to yee_resonances_main), not a program.
  *
  * Output: one line per mode, sorted by frequency, columns
  *   freq_THz  freq_c_um  wavelength_um  decay_per_fs  Q  amplitude  error
@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "postproc/resonances.h"
 
@@ -71,22 +70,14 @@ int yee_resonances_main(int argc, char **argv)
         fprintf(stderr, "yee resonances: %s\n", err.msg);
         return 1;
     }
-    int col = 0;
-    if (component) {
-        col = -1;
-        for (int c = 0; c < s.ncomp; c++)
-            if (strcasecmp(s.components[c], component) == 0)
-                col = c;
-        if (col < 0) {
-            fprintf(stderr, "yee resonances: probe '%s' has no component '%s'\n", probe, component);
-            yee_probe_series_free(&s);
-            return 1;
-        }
+    const int col = yee_probe_column(&s, component);
+    if (col < 0) {
+        fprintf(stderr, "yee resonances: probe '%s' has no component '%s'\n", probe, component);
+        yee_probe_series_free(&s);
+        return 1;
     }
     const double dt_fs = s.dt * YEE_TIME_UNIT_FS;
-    long first = (long)ceil((start_fs - s.t0[col] * YEE_TIME_UNIT_FS) / dt_fs);
-    if (first < 0)
-        first = 0;
+    const long first = yee_probe_first_row(&s, col, start_fs / YEE_TIME_UNIT_FS);
     const long n = s.nsteps - first;
     if (n < 16) {
         fprintf(stderr, "yee resonances: only %ld samples after --start %g fs\n", n, start_fs);

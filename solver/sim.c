@@ -150,9 +150,24 @@ static int check_host_memory(yee_sim *s, const int n_local[3], yee_err *err)
     return yee_backend_check_host_memory(need, err);
 }
 
+/* This process's rank among the ranks on its node (MPI-3 shared-memory split), whatever the
+ * launcher: Open MPI, MPICH and Slurm name it differently in the environment. */
+static int node_rank(void)
+{
+    MPI_Comm node;
+    int r = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_rank(node, &r);
+        MPI_Comm_free(&node);
+    }
+    return r;
+}
+
 /* The backend's setup: the structure of this rank's block, and the tuning the options carry. */
 static int create_backend(yee_sim *s, yee_err *err)
 {
+    s->structure.setup.node_rank = s->node_rank;
     s->structure.setup.tuning.cpu_band_rows = s->opt.tuning.cpu_band_rows;
     s->structure.setup.tuning.sync_each_launch = s->opt.tuning.sync_each_launch;
     YEE_TRY(s->be->create(&s->structure.setup, &s->ctx, err));
@@ -179,6 +194,7 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     s->deck_hash = yee_run_hash(cfg, &s->opt);
     snprintf(s->ckpt_path, sizeof s->ckpt_path, "%s/%s.ckpt",
              cfg->checkpoint_dir[0] ? cfg->checkpoint_dir : cfg->out_dir, cfg->name);
+    s->node_rank = node_rank(); /* collective: before any rank can fail alone */
     int rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, &s->dec, err);
     if (rc == YEE_OK)
         rc = yee_backend_pick(s->opt.backend, &s->be, err);

@@ -28,6 +28,7 @@ struct yee_sim {
     void *ctx;
     yee_structure structure; /* this block's coefficients, lines and slabs (the backend's setup) */
     int rank, nranks;
+    int node_rank;        /* among the ranks on this node (which GPU a rank takes) */
     yee_decomposition dec; /* ranks, this rank's block and its neighbours */
     yee_halo *halo;       /* ghost exchange with the neighbours (solver/halo.h) */
     long step;            /* completed steps */

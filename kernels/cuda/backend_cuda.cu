@@ -425,31 +425,20 @@ static void cuda_destroy(void *vctx)
     free(c);
 }
 
-/* One GPU per MPI rank on a node: rank r of the node takes device r mod (devices on the node).
- * Open MPI, MPICH/Slurm and MVAPICH name the node-local rank differently. */
-static int select_device(yee_err *err)
+/* One GPU per MPI rank on a node: the rank's place among the node's ranks picks the device. */
+static int select_device(int node_rank, yee_err *err)
 {
-    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
-                          "MV2_COMM_WORLD_LOCAL_RANK"};
-    int local = 0;
-    for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++) {
-        const char *s = getenv(vars[v]);
-        if (s) {
-            local = atoi(s);
-            break;
-        }
-    }
     int ndev = 0;
     CUDA_TRY(err, cudaGetDeviceCount(&ndev));
     if (ndev < 1)
         return yee_fail(err, YEE_ERR_UNSUPPORTED, "backend 'cuda': no CUDA device found");
-    CUDA_TRY(err, cudaSetDevice(local % ndev));
+    CUDA_TRY(err, cudaSetDevice(node_rank % ndev));
     return YEE_OK;
 }
 
 static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
 {
-    YEE_TRY(select_device(err));
+    YEE_TRY(select_device(s->node_rank, err));
     const size_t need = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
     size_t free_b = 0, total_b = 0;
     CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));

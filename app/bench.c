@@ -1,5 +1,5 @@
-/* solver/bench.c -- the standard throughput problem, timed per backend (see bench.h). */
-#include "solver/bench.h"
+/* app/bench.c -- the standard throughput problem, timed per backend (see bench.h). */
+#include "app/bench.h"
 
 #include <math.h>
 #include <mpi.h>

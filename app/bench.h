@@ -1,4 +1,4 @@
-/* solver/bench.h -- `yee bench`: throughput of the backends on a standard problem.
+/* app/bench.h -- `yee bench`: throughput of the backends on a standard problem.
  *
  * The problem is the one gprMax and openEMS publish figures for: a vacuum box with a 10-cell
  * CPML on every face and one Ez dipole (Gaussian pulse) in the middle, float fields, no output.
@@ -9,8 +9,8 @@
  * Under mpirun every rank takes part (the grid is decomposed as for `yee run`); rank 0 prints.
  * Strong scaling: the same --size on 1, 2, 4 ... ranks; weak scaling (--weak): --size per rank.
  */
-#ifndef YEE_SOLVER_BENCH_H
-#define YEE_SOLVER_BENCH_H
+#ifndef YEE_APP_BENCH_H
+#define YEE_APP_BENCH_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
-/* solver/sweep.c -- `yee sweep`: expand a sweep deck into jobs, run them (locally, under mpirun
- * or as a Slurm array), keep per-job markers and write DIR/summary.csv (solver/sweep.h).
+/* app/sweep.c -- `yee sweep`: expand a sweep deck into jobs, run them (locally, under mpirun
+ * or as a Slurm array), keep per-job markers and write DIR/summary.csv (app/sweep.h).
  *
  * Order of work: options -> (rank 0) output directory writable? -> sweep section -> job decks
  * written and validated -> dispatch -> summary. Everything that can be wrong with the deck or the
@@ -9,7 +9,7 @@
  * Not here: the expression language and the sweep section (io/params.c), harminv
  * (postproc/harminv_modes.c), the simulation itself (a child `yee run`).
  */
-#include "solver/sweep.h"
+#include "app/sweep.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -376,23 +376,13 @@ static int strongest_mode(const yee_result_spec *r, const char *h5, yee_harminv_
 {
     yee_probe_series s;
     YEE_TRY(yee_h5_read_probe(h5, r->monitor, &s, err));
-    int col = 0;
-    if (r->component[0]) {
-        col = -1;
-        for (int c = 0; c < s.ncomp; c++)
-            if (strcmp(s.components[c], r->component) == 0)
-                col = c;
-    }
+    const int col = yee_probe_column(&s, r->component);
     int rc = YEE_OK;
     if (col < 0) {
         rc = yee_fail(err, YEE_ERR_IO, "probe '%s' does not record %s", r->monitor,
                       r->component);
     } else {
-        long first = (long)ceil((r->start - s.t0[col]) / s.dt);
-        if (first < 0)
-            first = 0;
-        if (first > s.nsteps)
-            first = s.nsteps;
+        const long first = yee_probe_first_row(&s, col, r->start);
         yee_harminv_mode *modes = NULL;
         int nm = 0;
         rc = yee_harminv_modes(s.data + first * s.ncomp + col, s.ncomp, s.nsteps - first, s.dt,

@@ -1,4 +1,4 @@
-/* solver/sweep.h -- `yee sweep DECK --out DIR`: a batch of runs from one deck (docs/sweeps.md).
+/* app/sweep.h -- `yee sweep DECK --out DIR`: a batch of runs from one deck (docs/sweeps.md).
  *
  * The deck's `sweep` section (io/params.h) expands into jobs; each job gets DIR/job-NNNN/deck.cfg
  * with its values resolved and is run by a child process `yee run job-NNNN/deck.cfg --out
@@ -16,8 +16,8 @@
  * This module does no physics: it reads results back through io/h5read.h and
  * postproc/harminv_modes.h.
  */
-#ifndef YEE_SOLVER_SWEEP_H
-#define YEE_SOLVER_SWEEP_H
+#ifndef YEE_APP_SWEEP_H
+#define YEE_APP_SWEEP_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* solver/main.c -- the `yee` command line: run, check, info (and deck-keys for the docs test).
+/* app/main.c -- the `yee` command line: run, check, info (and deck-keys for the docs test).
  * The only place that prints final errors and chooses exit codes: 0 success, 1 a failed run or
  * an invalid deck, 2 a bad command line, 3 a run stopped by SIGTERM after writing a checkpoint.
  */
@@ -14,12 +14,12 @@
 #include "io/deck.h"
 #include "postproc/export_vtk.h"
 #include "postproc/resonances.h"
-#include "solver/bench.h"
+#include "app/bench.h"
 #include "solver/geometry_out.h"
 #include "solver/structure.h"
 #include "solver/sim.h"
 #include "solver/waveform.h"
-#include "solver/sweep.h"
+#include "app/sweep.h"
 
 #ifndef YEE_VERSION
 #define YEE_VERSION "0.0.0"
