@@ -163,10 +163,12 @@ int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
         omp_set_num_threads(opt->threads);
     if (rank != 0)
         out = NULL;
-    const char *names[2];
+    const char *names[3];
     int nb = 0;
     if (strcmp(opt->backend, "all") == 0) {
+        /* the reference beside the tuned CPU backend: what its schedules gain */
         names[nb++] = "cpu";
+        names[nb++] = "cpu-reference";
         if (yee_backend_find("cuda") && !yee_backend_cuda_emulated() &&
             yee_backend_cuda_devices() > 0)
             names[nb++] = "cuda";
@@ -175,7 +177,7 @@ int yee_bench_run(const yee_bench_options *opt_in, FILE *out, yee_err *err)
         YEE_TRY(yee_backend_pick(opt->backend, &be, err));
         names[nb++] = be->name;
     }
-    bench_result res[2];
+    bench_result res[3];
     for (int b = 0; b < nb; b++)
         YEE_TRY(bench_backend(opt, names[b], &res[b], err));
     const double cells = (double)opt->n[0] * opt->n[1] * opt->n[2];

@@ -29,8 +29,8 @@ static const char usage_text[] =
     "usage: yee <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cuda] [--quiet]\n"
-    "      [--ranks PXxPYxPZ] [--restart CKPT]\n"
+    "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cpu-reference|cuda]\n"
+    "      [--quiet] [--ranks PXxPYxPZ] [--restart CKPT]\n"
     "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf);\n"
     "                 under mpirun the grid is split over the ranks. SIGTERM writes a\n"
     "                 checkpoint and stops (exit 3), SIGUSR1 writes one and goes on;\n"
@@ -38,8 +38,8 @@ static const char usage_text[] =
     "  check DECK [--set KEY=VALUE]... [--geometry DIR]\n"
     "                 validate DECK and print grid, time step, memory and resolution;\n"
     "                 --geometry writes the rasterized permittivity to DIR (HDF5 + VTK)\n"
-    "  bench [--backend cpu|cuda|all] [--size N|NXxNYxNZ] [--steps N] [--threads N]\n"
-    "        [--repeat N] [--json] [--weak] [--ranks PXxPYxPZ]\n"
+    "  bench [--backend cpu|cpu-reference|cuda|all] [--size N|NXxNYxNZ] [--steps N]\n"
+    "        [--threads N] [--repeat N] [--json] [--weak] [--ranks PXxPYxPZ]\n"
     "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem;\n"
     "                 under mpirun: strong scaling, or weak with --size per rank (--weak)\n"
     "  resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz] [--start FS]\n"
@@ -511,7 +511,7 @@ static int cmd_info(void)
     printf("precision   %s (%zu bytes per field value)\n", YEE_REAL_NAME, sizeof(yee_real));
     printf("openmp      %d threads (OMP_NUM_THREADS)\n", omp_get_max_threads());
     printf("mpi         %s\n", mpi);
-    printf("backends    cpu%s\n", !yee_backend_find("cuda")       ? ""
+    printf("backends    cpu, cpu-reference%s\n", !yee_backend_find("cuda")       ? ""
                                   : yee_backend_cuda_emulated() ? ", cuda (emulated on the CPU)"
                                                                 : ", cuda");
     if (yee_backend_find("cuda")) {

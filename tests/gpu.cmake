@@ -10,7 +10,7 @@ if(YEE_HAVE_CUDA STREQUAL "EMULATED")
   # The user sees the emulation for what it is: `yee info` says so, `auto` runs on the CPU
   # backend, `--backend cuda` runs the emulated one and says so.
   yee_add_test(NAME gpu_emu_info LABELS gpu TIMEOUT 60 COMMAND $<TARGET_FILE:yee> info
-    PASS_REGEX "backends    cpu, cuda \\(emulated on the CPU\\)")
+    PASS_REGEX "backends    cpu, cpu-reference, cuda \\(emulated on the CPU\\)")
   yee_add_test(NAME gpu_emu_auto_is_cpu LABELS gpu TIMEOUT 60
     COMMAND $<TARGET_FILE:yee> run ${CMAKE_SOURCE_DIR}/tests/mpi/box.cfg --set simulation.steps=4
             --out ${CMAKE_CURRENT_BINARY_DIR}/emu_auto

@@ -95,6 +95,8 @@ static void cpu_destroy(void *vctx)
     c->dft = NULL;
     for (int q = 0; q < CPU_COPY_SLOTS; q++)
         free(c->copy_buf[q]);
+    cpu_step_lists_free(&c->lists[0]);
+    cpu_step_lists_free(&c->lists[1]);
     free(c);
 }
 

@@ -16,6 +16,21 @@
 
 #include "kernels/backend.h"
 
+/* A step's currents and samples sorted for a sweep over planes: the magnetic currents by row
+ * (m_start[r] .. m_start[r+1] index m_order, row r = j + k ny), the electric ones and the
+ * samples by plane, each in list order (so each cell gets its additions in list order). The
+ * arrays are the context's scratch, kept from step to step (no allocation per step); a kind with
+ * no entries has no buckets. */
+typedef struct cpu_step_lists {
+    const yee_step_plan *plan;
+    int *m_start, *m_order;
+    int *j_start, *j_order;
+    int *s_start, *s_order;
+    int *key, *cursor;
+    size_t m_start_cap, m_order_cap, j_start_cap, j_order_cap, s_start_cap, s_order_cap;
+    size_t key_cap, cursor_cap;
+} cpu_step_lists;
+
 typedef struct cpu_slab {
     yee_slab box;
     int64_t w[3];       /* slab extents */
@@ -60,6 +75,7 @@ typedef struct cpu_ctx {
     size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
     int pair_rows;       /* wavefront.c: rows per band (0: sized for the L2 cache; setup.tuning) */
     yee_state_layout state; /* the checkpoint parts */
+    cpu_step_lists lists[2]; /* two steps' sorted lists, scratch of the schedules */
 } cpu_ctx;
 
 /* ---- rows (rows.c) ---- */
@@ -76,19 +92,10 @@ void cpu_pec_row(const cpu_ctx *c, int j, int k);
 /* One current of a step: J into E (comp 0..2) or M into H (comp 3..5). */
 void cpu_add_current(const cpu_ctx *c, const yee_point_current *p);
 
-/* A step's currents and samples sorted for a sweep over planes: the magnetic currents by row
- * (m_start[r] .. m_start[r+1] index m_order, row r = j + k ny), the electric ones and the
- * samples by plane, each in list order (so each cell gets its additions in list order). */
-typedef struct cpu_step_lists {
-    const yee_step_plan *plan;
-    int *m_start, *m_order;
-    int *j_start, *j_order;
-    int *s_start, *s_order;
-} cpu_step_lists;
-
-/* Sorts plan's lists; 0 (nothing allocated) when a current or sample lies outside the
- * subdomain or memory is short: the caller then runs the reference ops. */
+/* Sorts plan's lists into l (scratch of the context); 0 when a current or sample lies outside
+ * the subdomain or memory is short: the caller then runs the reference ops. */
 int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_lists *l);
+/* Frees the scratch (when the context goes). */
 void cpu_step_lists_free(cpu_step_lists *l);
 /* H rows [j0, j1) of plane k, each followed by its magnetic currents. */
 void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);

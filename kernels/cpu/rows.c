@@ -156,31 +156,36 @@ void cpu_add_current(const cpu_ctx *c, const yee_point_current *p)
 
 /* ---- a step's lists, sorted for a sweep ---- */
 
-/* Counting sort: order[] lists the q with key[q] >= 0 grouped by key (0 .. nkeys-1), list
- * order kept within a key; key k's entries are order[start[k] .. start[k+1]). */
-static int bucket_sort(int64_t nkeys, int n, const int *key, int **start_out, int **order_out)
+/* Room for n ints in *a (capacity *cap), kept between steps: a sweep runs every step. */
+static int room(int **a, size_t *cap, size_t n)
 {
-    int *start = (int *)calloc((size_t)nkeys + 1, sizeof(int));
-    int *order = (int *)malloc(((size_t)n + 1) * sizeof(int));
-    int *cursor = (int *)malloc(((size_t)nkeys + 1) * sizeof(int));
-    if (!start || !order || !cursor) {
-        free(start);
-        free(order);
-        free(cursor);
+    if (n <= *cap)
+        return 1;
+    int *grown = (int *)realloc(*a, n * sizeof(int));
+    if (!grown)
         return 0;
-    }
+    *a = grown;
+    *cap = n;
+    return 1;
+}
+
+/* Counting sort: order[] lists the q < n grouped by key[q] (0 .. nkeys-1), list order kept within
+ * a key; key k's entries are order[start[k] .. start[k+1]). */
+static int bucket_sort(cpu_step_lists *l, int64_t nkeys, int n, int **start, size_t *start_cap,
+                       int **order, size_t *order_cap)
+{
+    if (!room(start, start_cap, (size_t)nkeys + 1) || !room(order, order_cap, (size_t)n + 1) ||
+        !room(&l->cursor, &l->cursor_cap, (size_t)nkeys + 1))
+        return 0;
+    int *st = *start, *ord = *order, *cur = l->cursor;
+    memset(st, 0, ((size_t)nkeys + 1) * sizeof(int));
     for (int q = 0; q < n; q++)
-        if (key[q] >= 0)
-            start[key[q] + 1]++;
+        st[l->key[q] + 1]++;
     for (int64_t r = 0; r < nkeys; r++)
-        start[r + 1] += start[r];
-    memcpy(cursor, start, (size_t)nkeys * sizeof(int));
+        st[r + 1] += st[r];
+    memcpy(cur, st, (size_t)nkeys * sizeof(int));
     for (int q = 0; q < n; q++)
-        if (key[q] >= 0)
-            order[cursor[key[q]]++] = q;
-    free(cursor);
-    *start_out = start;
-    *order_out = order;
+        ord[cur[l->key[q]]++] = q;
     return 1;
 }
 
@@ -191,40 +196,48 @@ static int inside(const cpu_ctx *c, int i, int j, int k)
 
 int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_lists *l)
 {
-    memset(l, 0, sizeof *l);
     l->plan = plan;
     const int ny = c->d.n[1], nz = c->d.n[2];
     const int nm = plan->nm > 0 ? plan->nm : 0, nj = plan->nj > 0 ? plan->nj : 0;
     const int ns = plan->nsamp > 0 ? plan->nsamp : 0;
     const int most = nm > nj ? (nm > ns ? nm : ns) : (nj > ns ? nj : ns);
-    int *key = (int *)malloc(((size_t)most + 1) * sizeof(int));
-    int ok = key != NULL;
-    for (int q = 0; ok && q < nm; q++) {
+    if (!room(&l->key, &l->key_cap, (size_t)most + 1))
+        return 0;
+    /* a kind with no entries needs no buckets: the sweeps test the plan's counts first */
+    for (int q = 0; q < nm; q++) {
         const yee_point_current *p = &plan->m[q];
-        ok = p->comp >= YEE_HX && p->comp <= YEE_HZ && inside(c, p->i, p->j, p->k);
-        key[q] = (int)(p->j + (int64_t)p->k * ny);
+        if (p->comp < YEE_HX || p->comp > YEE_HZ || !inside(c, p->i, p->j, p->k))
+            return 0;
+        l->key[q] = (int)(p->j + (int64_t)p->k * ny);
     }
-    ok = ok && bucket_sort((int64_t)ny * nz, nm, key, &l->m_start, &l->m_order);
-    for (int q = 0; ok && q < nj; q++) {
+    if (nm && !bucket_sort(l, (int64_t)ny * nz, nm, &l->m_start, &l->m_start_cap, &l->m_order,
+                           &l->m_order_cap))
+        return 0;
+    for (int q = 0; q < nj; q++) {
         const yee_point_current *p = &plan->j[q];
-        ok = p->comp >= YEE_EX && p->comp <= YEE_EZ && inside(c, p->i, p->j, p->k);
-        key[q] = p->k;
+        if (p->comp < YEE_EX || p->comp > YEE_EZ || !inside(c, p->i, p->j, p->k))
+            return 0;
+        l->key[q] = p->k;
     }
-    ok = ok && bucket_sort(nz, nj, key, &l->j_start, &l->j_order);
-    for (int q = 0; ok && q < ns; q++) {
+    if (nj && !bucket_sort(l, nz, nj, &l->j_start, &l->j_start_cap, &l->j_order,
+                           &l->j_order_cap))
+        return 0;
+    for (int q = 0; q < ns; q++) {
         const yee_sample *p = &plan->samp[q];
-        ok = p->comp >= 0 && p->comp < YEE_NCOMP && inside(c, p->i, p->j, p->k);
-        key[q] = p->k;
+        if (p->comp < 0 || p->comp >= YEE_NCOMP || !inside(c, p->i, p->j, p->k))
+            return 0;
+        l->key[q] = p->k;
     }
-    ok = ok && bucket_sort(nz, ns, key, &l->s_start, &l->s_order);
-    free(key);
-    if (!ok)
-        cpu_step_lists_free(l);
-    return ok;
+    if (ns && !bucket_sort(l, nz, ns, &l->s_start, &l->s_start_cap, &l->s_order,
+                           &l->s_order_cap))
+        return 0;
+    return 1;
 }
 
 void cpu_step_lists_free(cpu_step_lists *l)
 {
+    free(l->key);
+    free(l->cursor);
     free(l->m_start);
     free(l->m_order);
     free(l->j_start);
@@ -239,6 +252,8 @@ void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int 
     const int nx = c->d.n[0];
     for (int j = j0; j < j1; j++) {
         cpu_row_h(c, j, k, 0, nx);
+        if (l->plan->nm <= 0)
+            continue;
         /* M right after the row's H update, before any E update reads it */
         const int64_t r = j + (int64_t)k * c->d.n[1];
         for (int q = l->m_start[r]; q < l->m_start[r + 1]; q++)
@@ -248,6 +263,8 @@ void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int 
 
 void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
 {
+    if (l->plan->nj <= 0)
+        return;
     for (int q = l->j_start[k]; q < l->j_start[k + 1]; q++) {
         const yee_point_current *p = &l->plan->j[l->j_order[q]];
         if (p->j >= j0 && p->j < j1)
@@ -257,6 +274,8 @@ void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j
 
 void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
 {
+    if (l->plan->nsamp <= 0)
+        return;
     for (int q = l->s_start[k]; q < l->s_start[k + 1]; q++) {
         const int at = l->s_order[q];
         const yee_sample *p = &l->plan->samp[at];

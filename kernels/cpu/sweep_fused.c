@@ -17,8 +17,8 @@
 
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
 {
-    cpu_step_lists l;
-    if (!cpu_step_lists_build(c, plan, &l))
+    cpu_step_lists *l = &c->lists[0];
+    if (!cpu_step_lists_build(c, plan, l))
         return cpu_reference_step(c, plan, err);
     const int nx = c->d.n[0], ny = c->d.n[1], nz = c->d.n[2];
     const yee_box all = cpu_all_cells(c);
@@ -29,11 +29,11 @@ int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
         if (k1 > k0)
-            cpu_rows_h_m(c, &l, k1 - 1, 0, ny);
+            cpu_rows_h_m(c, l, k1 - 1, 0, ny);
 #pragma omp barrier
         for (int k = k0; k < k1; k++) {
             if (k < k1 - 1)
-                cpu_rows_h_m(c, &l, k, 0, ny);
+                cpu_rows_h_m(c, l, k, 0, ny);
             for (int j = 0; j < ny; j++)
                 cpu_row_e(c, j, k, 0, nx);
         }
@@ -41,7 +41,6 @@ int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
     if (c->ndisp)
         cpu_polarization_current(c, all);
     cpu_pec(c, all);
-    cpu_step_lists_free(&l);
     YEE_TRY(cpu_apply_sources(c, plan->nj, plan->j, err));
     return cpu_gather(c, plan->nsamp, plan->samp, plan->samp_out, err);
 }

@@ -93,13 +93,9 @@ int cpu_wavefront_pair(cpu_ctx *c, const yee_step_plan plan[2])
 {
     if (c->ndisp)
         return 0;
-    cpu_step_lists s1, s2;
-    if (!cpu_step_lists_build(c, &plan[0], &s1))
+    cpu_step_lists *s1 = &c->lists[0], *s2 = &c->lists[1];
+    if (!cpu_step_lists_build(c, &plan[0], s1) || !cpu_step_lists_build(c, &plan[1], s2))
         return 0;
-    if (!cpu_step_lists_build(c, &plan[1], &s2)) {
-        cpu_step_lists_free(&s1);
-        return 0;
-    }
     const int ny = c->d.n[1], nz = c->d.n[2];
     const int nb = bands(c);
 #pragma omp parallel
@@ -107,34 +103,32 @@ int cpu_wavefront_pair(cpu_ctx *c, const yee_step_plan plan[2])
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
         if (k1 > k0) /* 1. A(k1-1) */
-            rows(c, &s1, k1 - 1, 0, ny, ROWS_H, 0);
+            rows(c, s1, k1 - 1, 0, ny, ROWS_H, 0);
 #pragma omp barrier
         for (int b = 0; b < nb && k1 > k0; b++) { /* 2. the block, band by band */
             const int ja = (int)((int64_t)ny * b / nb), jb = (int)((int64_t)ny * (b + 1) / nb);
             const int ja2 = b == 0 ? 0 : ja - 1, jb2 = b == nb - 1 ? ny : jb - 1;
             for (int it = k0; it <= k1; it++) {
                 if (it < k1) /* A(it) (done in 1 for k1-1), B(it) */
-                    rows(c, &s1, it, ja, jb, it == k1 - 1 ? ROWS_E : ROWS_H | ROWS_E, 1);
+                    rows(c, s1, it, ja, jb, it == k1 - 1 ? ROWS_E : ROWS_H | ROWS_E, 1);
                 const int k = it - 1;
                 if (k >= k0 && k <= k1 - 2) /* C(k), D(k) (for k0 in 4) */
-                    rows(c, &s2, k, ja2, jb2, k == k0 ? ROWS_H : ROWS_H | ROWS_E, 0);
+                    rows(c, s2, k, ja2, jb2, k == k0 ? ROWS_H : ROWS_H | ROWS_E, 0);
             }
         }
 #pragma omp barrier
         if (k1 > k0) { /* 3. C(k1-1), then D(k1-1) unless that is D(k0) */
-            rows(c, &s2, k1 - 1, 0, ny, ROWS_H, 0);
+            rows(c, s2, k1 - 1, 0, ny, ROWS_H, 0);
             if (k1 - 1 > k0)
-                rows(c, &s2, k1 - 1, 0, ny, ROWS_E, 0);
+                rows(c, s2, k1 - 1, 0, ny, ROWS_E, 0);
         }
 #pragma omp barrier
         if (k1 > k0) /* 4. D(k0) */
-            rows(c, &s2, k0, 0, ny, ROWS_E, 0);
+            rows(c, s2, k0, 0, ny, ROWS_E, 0);
     }
     for (int q = 0; q < plan[1].nsamp; q++) {
         const yee_sample *p = &plan[1].samp[q];
         plan[1].samp_out[q] = yee_component_array(c->f, p->comp)[yee_idx(c->d, p->i, p->j, p->k)];
     }
-    cpu_step_lists_free(&s1);
-    cpu_step_lists_free(&s2);
     return 1;
 }
