@@ -18,6 +18,7 @@
 #include "solver/geometry_out.h"
 #include "solver/structure.h"
 #include "solver/sim.h"
+#include "solver/stability.h"
 #include "solver/waveform.h"
 #include "app/sweep.h"
 
@@ -30,11 +31,12 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cpu-reference|cuda]\n"
-    "      [--quiet] [--ranks PXxPYxPZ] [--restart CKPT]\n"
+    "      [--quiet] [--energy] [--ranks PXxPYxPZ] [--restart CKPT]\n"
     "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf);\n"
     "                 under mpirun the grid is split over the ranks. SIGTERM writes a\n"
     "                 checkpoint and stops (exit 3), SIGUSR1 writes one and goes on;\n"
-    "                 --restart continues from one (docs/checkpoint.md)\n"
+    "                 --restart continues from one (docs/checkpoint.md); --energy prints\n"
+    "                 the field energy at every health check\n"
     "  check DECK [--set KEY=VALUE]... [--geometry DIR]\n"
     "                 validate DECK and print grid, time step, memory and resolution;\n"
     "                 --geometry writes the rasterized permittivity to DIR (HDF5 + VTK)\n"
@@ -69,6 +71,7 @@ typedef struct cli {
     const char **sets;
     int nsets;
     int quiet;
+    int energy;           /* print the field energy at every health check */
     int ranks[3];
     const char *geometry_dir; /* yee check --geometry DIR */
     const char *restart;      /* yee run --restart CKPT */
@@ -152,6 +155,8 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
                 return 2;
         } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
             c->quiet = 1;
+        } else if (allow_run_opts && strcmp(a, "--energy") == 0) {
+            c->energy = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             if (rank0())
                 fprintf(stderr, "yee: unknown or incomplete option '%s' (see yee --help)\n", a);
@@ -228,6 +233,17 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
             cfg->dt * YEE_TIME_UNIT_FS, cfg->courant);
     fprintf(out, "steps       %ld (%.6g fs simulated)\n", cfg->steps,
             cfg->steps * cfg->dt * YEE_TIME_UNIT_FS);
+    for (int i = 0; i < cfg->nmaterials; i++) /* the step each dispersive material allows */
+        if (cfg->materials[i].npoles > 0 && !cfg->materials[i].pec)
+            fprintf(out, "stability   materials[%d] \"%s\": stable up to Courant %.4g here\n", i,
+                    cfg->materials[i].name, yee_stable_courant(cfg, &cfg->materials[i]));
+    {
+        yee_err stab;
+        if (yee_check_dispersive_stability(cfg, &stab) < 0) {
+            fprintf(out, "%s\n", stab.msg);
+            errors_out++;
+        }
+    }
     const size_t avail = yee_host_memory_available();
     char avail_s[32];
     human_bytes((double)avail, avail_s, sizeof avail_s);
@@ -368,6 +384,7 @@ static int cmd_run(int argc, char **argv)
     yee_run_options opt = run_options_from_environment();
     opt.backend = c.backend ? c.backend : cfg.backend;
     opt.quiet = c.quiet;
+    opt.verbose = c.energy;
     for (int a = 0; a < 3; a++)
         opt.ranks[a] = c.ranks[a];
     opt.progress = !c.quiet && rank0() && isatty(STDERR_FILENO);

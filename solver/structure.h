@@ -37,7 +37,16 @@ void yee_structure_free(yee_structure *g);
 void yee_structure_eps(const yee_structure *g, int comp, const int lo[3], const int count[3], yee_real *out);
 
 /* E update coefficients of a uniform medium eps_r, sigma (S/m) at time step dt (c-units),
- * Taflove & Hagness eq. 3.31 in normalized units. */
-void yee_medium_coefficients(double eps_r, double sigma_si, double dt, yee_real *ca, yee_real *cb);
+ * Taflove & Hagness eq. 3.31 in normalized units; debye_b (yee_debye_weight, 0 without Debye
+ * poles) folds the semi-implicit Debye update into them (kernels/yee_ade.h). */
+void yee_medium_coefficients(double eps_r, double sigma_si, double debye_b, double dt,
+                             yee_real *ca, yee_real *cb);
+
+/* The update coefficients of pole p at time step dt (kernels/yee_ade.h). */
+yee_pole_coef yee_pole_coefficients(const yee_pole_cfg *p, double dt);
+
+/* B = sum over the Debye poles of b = (s/2) / (tau/dt + 1/2): how much of E^{n+1} their update
+ * moves to the left of Ampere's law. */
+double yee_debye_weight(const yee_pole_cfg *poles, int npoles, double dt);
 
 #endif

@@ -23,3 +23,13 @@ yee_add_test(NAME unit_cpu_schedules LABELS unit TIMEOUT 120 COMMAND yee_test_cp
 add_executable(yee_test_launch_shape ${CMAKE_CURRENT_LIST_DIR}/unit/launch_shape.c)
 target_link_libraries(yee_test_launch_shape PRIVATE yee_common)
 yee_add_test(NAME unit_launch_shape LABELS unit TIMEOUT 60 COMMAND yee_test_launch_shape)
+
+# The stability analysis of dispersive updates against what runs showed (solver/stability.c).
+add_executable(yee_test_stability ${CMAKE_CURRENT_LIST_DIR}/unit/stability.c)
+target_link_libraries(yee_test_stability PRIVATE yee_solver)
+yee_add_test(NAME unit_stability LABELS unit TIMEOUT 120 COMMAND yee_test_stability)
+# ... and the deck it refuses at Courant 0.99 runs at the limit the analysis gives (4000 steps,
+# health checks every 500: a blow-up fails the run).
+yee_add_test(NAME unit_stability_limit_runs LABELS unit TIMEOUT 300
+  COMMAND $<TARGET_FILE:yee> run ${CMAKE_SOURCE_DIR}/tests/errors/drude_strong.cfg --quiet
+          --set simulation.courant=0.855 --out ${CMAKE_CURRENT_BINARY_DIR}/stability_limit)

@@ -264,7 +264,7 @@ void cpu_polarization_current(const cpu_ctx *c, yee_box b)
 #pragma omp parallel for schedule(static)
     for (int64_t q = 0; q < c->ndisp; q++)
         if (yee_box_has_index(c->d, b, c->disp[q].c))
-            yee_ade_current(f, m, c->disp[q], c->inv_dt, c->pol);
+            yee_ade_current(f, m, c->disp[q], c->pcoef, c->inv_dt, c->pol);
 }
 
 void cpu_pec(const cpu_ctx *c, yee_box b)

@@ -165,13 +165,13 @@ __global__ void ade_polarize_kernel(yee_fields f, yee_dims d, yee_box b, int64_t
 
 /* One thread per dispersive node in b: the polarization current (after e_kernel and the CPML). */
 __global__ void ade_current_kernel(yee_fields f, yee_dims d, yee_box b, yee_media m, int64_t n,
-                                   const yee_disp_node *nodes, yee_real inv_dt,
-                                   const yee_real *pol)
+                                   const yee_disp_node *nodes, const yee_pole_coef *coef,
+                                   yee_real inv_dt, yee_real *pol)
 {
     const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (q >= n || !yee_box_has_index(d, b, nodes[q].c))
         return;
-    yee_ade_current(f, m, nodes[q], inv_dt, pol);
+    yee_ade_current(f, m, nodes[q], coef, inv_dt, pol);
 }
 
 /* The node plane 0 of `axis`: face is the box's cells on it (face.lo[axis] = 0, hi = 1). */
@@ -593,8 +593,8 @@ static int stage_e_polarization_current(void *vctx, yee_box b, yee_err *err)
     cuda_ctx *c = (cuda_ctx *)vctx;
     if (!c->ndisp)
         return YEE_OK;
-    ade_current_kernel<<<list_blocks(c->ndisp), LIST_BLOCK>>>(c->f, c->d, b, c->media, c->ndisp,
-                                                              c->d_disp, c->inv_dt, c->d_pol);
+    ade_current_kernel<<<list_blocks(c->ndisp), LIST_BLOCK>>>(
+        c->f, c->d, b, c->media, c->ndisp, c->d_disp, c->d_pcoef, c->inv_dt, c->d_pol);
     return launched(c, err, "ade_current_kernel");
 }
 

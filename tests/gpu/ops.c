@@ -97,6 +97,9 @@ static void build_disp(const geom *g, test_rng *r, owned *o)
         o->pcoef[q].c2 = test_rval(r, -0.5, 0.5);
         o->pcoef[q].c3 = test_rval(r, -0.5, 0.5);
     }
+    /* the last pole is Debye (kernels/yee_ade.h: c1 = a, c2 = b, c3 = 1 - a) */
+    o->pcoef[NPCOEF - 1].debye = 1;
+    o->pcoef[NPCOEF - 1].c3 = (yee_real)1.0 - o->pcoef[NPCOEF - 1].c1;
     int64_t off = 0;
     for (int q = 0; q < g->ndisp; q++) {
         yee_disp_node *nd = &o->disp[q];

@@ -34,7 +34,7 @@ typedef struct owned {
     uint8_t *mat[3];
     yee_real *lines;
     yee_disp_node disp[2];
-    yee_pole_coef pcoef[1];
+    yee_pole_coef pcoef[2];
 } owned;
 
 static void build(const geom *g, test_rng *r, owned *o)
@@ -62,23 +62,29 @@ static void build(const geom *g, test_rng *r, owned *o)
     o->lines = test_lines_slabs_walls(s, r, g->pml, g->pec);
 }
 
-/* A Lorentz-like pole on two E nodes (coefficients need not be physical). */
+/* A Lorentz-like pole on one E node and a Debye pole on another (coefficients need not be
+ * physical). */
 static void add_dispersion(const geom *g, owned *o)
 {
     o->pcoef[0].c1 = (yee_real)1.2;
     o->pcoef[0].c2 = (yee_real)-0.3;
     o->pcoef[0].c3 = (yee_real)0.05;
+    o->pcoef[1].c1 = (yee_real)0.9; /* Debye: a, b, 1 - a */
+    o->pcoef[1].c2 = (yee_real)0.2;
+    o->pcoef[1].c3 = (yee_real)0.1;
+    o->pcoef[1].debye = 1;
     for (int q = 0; q < 2; q++) {
         memset(&o->disp[q], 0, sizeof o->disp[q]);
         o->disp[q].c = yee_idx(o->s.dims, g->n[0] / 2 + q, g->n[1] / 2, g->n[2] / 2);
         o->disp[q].p_off = 2 * q;
         o->disp[q].comp = q;
+        o->disp[q].pole0 = q;
         o->disp[q].npole = 1;
     }
     o->s.ndisp = 2;
     o->s.disp = o->disp;
     o->s.npol = 4;
-    o->s.npcoef = 1;
+    o->s.npcoef = 2;
     o->s.pcoef = o->pcoef;
     o->s.inv_dt = (yee_real)2.0;
 }
