@@ -23,6 +23,18 @@ def spectrum(x, dt, freqs):
     return np.exp(-2j * np.pi * np.outer(freqs, t)) @ x
 
 
+def reflectance_transmittance(struct_h5, ref_h5, f, front="front", back="back"):
+    """Power R and T at f (c/um) from the probes `front` and `back` of a run with the structure
+    and of the reference run without it."""
+    fs, dt = probe(struct_h5, front)
+    fr, _ = probe(ref_h5, front)
+    bs, _ = probe(struct_h5, back)
+    br, _ = probe(ref_h5, back)
+    R = np.abs(spectrum(fs - fr, dt, f) / spectrum(fr, dt, f)) ** 2
+    T = np.abs(spectrum(bs, dt, f) / spectrum(br, dt, f)) ** 2
+    return R, T
+
+
 def airy_slab(n, d, f):
     """Complex r, t of a slab of index n, thickness d (um) in vacuum at normal incidence."""
     r12 = (1 - n) / (1 + n)

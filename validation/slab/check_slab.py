@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from planewave import airy_slab, probe, spectrum  # noqa: E402
+from planewave import airy_slab, reflectance_transmittance  # noqa: E402
 from vcommon import arguments, run  # noqa: E402
 
 TOL = 0.01
@@ -42,12 +42,7 @@ def main():
             run([a.yee, "run", a.deck, "--out", out, "--quiet",
                  "--set", "grid.resolution=%d" % res] + extra)
             runs[tag] = os.path.join(out, "slab.h5")
-        fs, dt = probe(runs["slab"], "front")
-        fr, _ = probe(runs["ref"], "front")
-        bs, _ = probe(runs["slab"], "back")
-        br, _ = probe(runs["ref"], "back")
-        R = np.abs(spectrum(fs - fr, dt, f) / spectrum(fr, dt, f)) ** 2
-        T = np.abs(spectrum(bs, dt, f) / spectrum(br, dt, f)) ** 2
+        R, T = reflectance_transmittance(runs["slab"], runs["ref"], f)
         print("resolution %d cells/um (%.0f cells per wavelength in the slab at 1.0 c/um)"
               % (res, res / N))
         print("%8s %10s %10s %10s %10s" % ("f c/um", "R", "R_airy", "T", "T_airy"))
