@@ -418,11 +418,11 @@ int yee_h5_snapshot_write(yee_h5 *h, int id, long frame, long step, double time,
     int empty = 0;
     if (ok) {
         ok = frame >= 0 && frame < s->nframes;
-        for (int a = 0; a < 3 && ok; a++) {
-            if (count[a] == 0)
-                empty = 1;
+        for (int a = 0; a < 3; a++)
+            empty |= count[a] == 0;
+        /* an empty block's start says nothing (the rank joins the collective write with none) */
+        for (int a = 0; a < 3 && ok && !empty; a++)
             ok = start[a] >= 0 && count[a] >= 0 && start[a] + count[a] <= s->shape[a];
-        }
         if (ok && !empty && !data)
             ok = 0;
     }

@@ -1,9 +1,10 @@
 /* solver/decompose.h -- the split of the global grid into one block of cells per MPI rank.
  *
- * Ranks form a Cartesian grid (explicit, or chosen by MPI_Dims_create with the most ranks on the
- * longest axis and, among equal axes, on z then y: a cut across z leaves every rank whole rows
- * and contiguous faces to pack). Each axis is cut into blocks of near-equal cost, a cell inside
- * that axis' own CPML counting 1.5 (it also updates four psi values). Periodic axes wrap.
+ * Ranks form a Cartesian grid: explicit (--ranks), or the split with the least cut area that
+ * fits the grid (every rank at least one cell along every axis), ties going to z then y (a cut
+ * across z leaves every rank whole rows and contiguous faces to pack). Each axis is cut into
+ * blocks of near-equal cost, a cell inside that axis' own CPML counting 1.5 (it also updates
+ * four psi values). Periodic axes wrap.
  */
 #ifndef YEE_SOLVER_DECOMPOSE_H
 #define YEE_SOLVER_DECOMPOSE_H

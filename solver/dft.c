@@ -415,21 +415,24 @@ static int flux_spectrum(yee_dft_set *d, monitor *m, yee_h5 *h5, double *flux, y
             for (int k = 0; k < 4 && rc == YEE_OK; k++)
                 rc = write_region(h5, d, m, &f->reg[k], prefix, buf[k], err);
         }
-        if (all && buf[0] && buf[1] && buf[2] && buf[3]) {
+        /* the two products E_q H_r* and E_r H_q* live on different node sets (E_q's and E_r's
+         * staggering): a rank may hold nodes of one and none of the other (a face edge on its
+         * boundary), and then still adds the one it has */
+        const int pair1 = all && buf[0] && buf[1], pair2 = all && buf[2] && buf[3];
+        if (pair1 || pair2) {
             const int p = f->axis;
             const double da = d->cfg->dx[(p + 1) % 3] * d->cfg->dx[(p + 2) % 3];
-            const int64_t n1 = f->reg[0].nodes, n2 = f->reg[2].nodes;
+            const int64_t n1 = pair1 ? f->reg[0].nodes : 0, n2 = pair2 ? f->reg[2].nodes : 0;
             for (int q = 0; q < nf; q++) {
-                const double *eqr = buf[0] + q * n1, *eqi = buf[0] + (nf + q) * n1;
-                const double *hrr = buf[1] + q * n1, *hri = buf[1] + (nf + q) * n1;
-                const double *err_ = buf[2] + q * n2, *eri = buf[2] + (nf + q) * n2;
-                const double *hqr = buf[3] + q * n2, *hqi = buf[3] + (nf + q) * n2;
-                const double *w1 = f->reg[0].weight, *w2 = f->reg[2].weight;
                 double s = 0.0;
-                for (int64_t i = 0; i < n1; i++)
-                    s += w1[i] * (eqr[i] * hrr[i] + eqi[i] * hri[i]);
-                for (int64_t i = 0; i < n2; i++)
-                    s -= w2[i] * (err_[i] * hqr[i] + eri[i] * hqi[i]);
+                for (int64_t i = 0; i < n1; i++) {
+                    const double *eq = buf[0] + q * n1, *hr = buf[1] + q * n1;
+                    s += f->reg[0].weight[i] * (eq[i] * hr[i] + eq[nf * n1 + i] * hr[nf * n1 + i]);
+                }
+                for (int64_t i = 0; i < n2; i++) {
+                    const double *er = buf[2] + q * n2, *hq = buf[3] + q * n2;
+                    s -= f->reg[2].weight[i] * (er[i] * hq[i] + er[nf * n2 + i] * hq[nf * n2 + i]);
+                }
                 flux[q] += f->sign * da * s;
             }
         }

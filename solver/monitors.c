@@ -1,6 +1,7 @@
 /* solver/monitors.c -- probes and snapshots (contract in solver/monitors.h). */
 #include "solver/monitors.h"
 
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,9 @@
 #include "io/vtk.h"
 #include "model/nodes.h"
 
+/* A probe's components have their own nodes (the staggering), which can lie on different ranks:
+ * each rank samples the components it owns into their columns, and the columns meet on rank 0
+ * for the write. */
 typedef struct probe {
     const yee_monitor_cfg *cfg;
     int ncomp;
@@ -15,8 +19,9 @@ typedef struct probe {
     yee_sample pts[YEE_NCOMP];
     double pos[YEE_NCOMP][3];
     double t0[YEE_NCOMP];
-    int owned;
-    yee_real *series; /* steps x ncomp */
+    int mine[YEE_NCOMP]; /* 1: this rank holds component k's node */
+    int owned;           /* any component here */
+    yee_real *series;    /* steps x ncomp (the columns of others stay zero), when owned */
 } probe;
 
 typedef struct snapshot_comp {
@@ -45,8 +50,9 @@ struct yee_monitors {
     void *ctx;
     int nprobes;
     probe *probes;
-    int nsamples;         /* the owned probes' samples as one list */
+    int nsamples;         /* the owned components' samples as one list */
     yee_sample *samples;
+    int *sample_probe, *sample_col; /* where each sample of the list goes */
     int nsnaps;
     snapshot *snaps;
     yee_real *frame_buf;  /* largest snapshot component box */
@@ -69,19 +75,21 @@ static int setup_probes(yee_monitors *m, const int n[3], const int offset[3], ye
             continue;
         probe *pr = &m->probes[p++];
         pr->cfg = mc;
-        pr->owned = 1;
         for (int c = 0; c < YEE_NCOMP; c++) {
             if (!(mc->components & (1u << c)))
                 continue;
             const int k = pr->ncomp++;
             pr->comps[k] = c;
             int ijk[3];
+            pr->mine[k] = 1;
             for (int a = 0; a < 3; a++) {
                 ijk[a] = yee_nearest_node(cfg, c, a, mc->position[a]);
                 pr->pos[k][a] = yee_node_position(cfg, c, a, ijk[a]);
                 ijk[a] -= offset[a];
-                pr->owned &= ijk[a] >= 0 && ijk[a] < n[a];
+                pr->mine[k] &= ijk[a] >= 0 && ijk[a] < n[a];
             }
+            pr->owned |= pr->mine[k];
+            m->nsamples += pr->mine[k];
             pr->pts[k].comp = c;
             pr->pts[k].i = ijk[0];
             pr->pts[k].j = ijk[1];
@@ -94,16 +102,21 @@ static int setup_probes(yee_monitors *m, const int n[3], const int offset[3], ye
             if (!pr->series)
                 return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %ld samples for probe '%s'",
                                 cfg->steps * pr->ncomp, mc->name);
-            m->nsamples += pr->ncomp;
         }
     }
     m->samples = (yee_sample *)malloc(((size_t)m->nsamples + 1) * sizeof *m->samples);
-    if (!m->samples)
+    m->sample_probe = (int *)malloc(((size_t)m->nsamples + 1) * sizeof(int));
+    m->sample_col = (int *)malloc(((size_t)m->nsamples + 1) * sizeof(int));
+    if (!m->samples || !m->sample_probe || !m->sample_col)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "probe samples");
     int k = 0;
     for (int q = 0; q < m->nprobes; q++)
-        for (int c = 0; m->probes[q].owned && c < m->probes[q].ncomp; c++)
-            m->samples[k++] = m->probes[q].pts[c];
+        for (int c = 0; c < m->probes[q].ncomp; c++)
+            if (m->probes[q].mine[c]) {
+                m->samples[k] = m->probes[q].pts[c];
+                m->sample_probe[k] = q;
+                m->sample_col[k++] = c;
+            }
     return YEE_OK;
 }
 
@@ -118,25 +131,72 @@ void yee_monitors_store_probes(yee_monitors *m, long s, const yee_real *values)
     /* the series hold steps rows; a test may advance past the deck's length */
     if (s < 1 || s > m->cfg->steps)
         return;
-    for (int q = 0; q < m->nprobes; q++) {
-        probe *pr = &m->probes[q];
-        if (!pr->owned)
-            continue;
-        memcpy(pr->series + (s - 1) * pr->ncomp, values, (size_t)pr->ncomp * sizeof *values);
-        values += pr->ncomp;
+    for (int k = 0; k < m->nsamples; k++) {
+        probe *pr = &m->probes[m->sample_probe[k]];
+        pr->series[(s - 1) * pr->ncomp + m->sample_col[k]] = values[k];
     }
 }
 
-int yee_monitors_write_probes(const yee_monitors *m, yee_h5 *h5, long s, yee_err *err)
+/* Rank 0 gets every column of probe pr (rows [0, rows)) into full (steps x ncomp); the other
+ * ranks send the columns they hold. Moves values, no arithmetic: a -0.0 stays -0.0. */
+static int gather_probe(const probe *pr, long rows, MPI_Comm comm, yee_real *full, yee_err *err)
 {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const MPI_Datatype type = sizeof(yee_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+    yee_real *col = (yee_real *)malloc(((size_t)rows + 1) * sizeof(yee_real));
+    if (!col)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "probe '%s'", pr->cfg->name);
+    int rc = YEE_OK;
+    for (int c = 0; c < pr->ncomp; c++) {
+        int owner = pr->mine[c] ? rank : -1;
+        MPI_Allreduce(MPI_IN_PLACE, &owner, 1, MPI_INT, MPI_MAX, comm);
+        if (owner < 0) {
+            rc = yee_fail(err, YEE_ERR_IO, "probe '%s': no rank holds its %s node",
+                          pr->cfg->name, yee_component_name(pr->comps[c]));
+            break;
+        }
+        if (owner == 0 && rank == 0) {
+            for (long r = 0; r < rows; r++)
+                full[r * pr->ncomp + c] = pr->series[r * pr->ncomp + c];
+        } else if (rank == owner) {
+            for (long r = 0; r < rows; r++)
+                col[r] = pr->series[r * pr->ncomp + c];
+            MPI_Send(col, (int)rows, type, 0, c, comm);
+        } else if (rank == 0) {
+            MPI_Recv(col, (int)rows, type, owner, c, comm, MPI_STATUS_IGNORE);
+            for (long r = 0; r < rows; r++)
+                full[r * pr->ncomp + c] = col[r];
+        }
+    }
+    free(col);
+    return rc;
+}
+
+int yee_monitors_write_probes(const yee_monitors *m, yee_h5 *h5, long s, MPI_Comm comm,
+                              yee_err *err)
+{
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const long rows = s < m->cfg->steps ? s : m->cfg->steps;
     for (int q = 0; q < m->nprobes; q++) {
         const probe *pr = &m->probes[q];
         double pos[3 * YEE_NCOMP];
         for (int c = 0; c < pr->ncomp; c++)
             for (int a = 0; a < 3; a++)
                 pos[3 * c + a] = pr->pos[c][a];
-        YEE_TRY(yee_h5_probe_write(h5, pr->cfg->name, pr->ncomp, pr->comps, pos, pr->t0,
-                                   m->cfg->dt, s, pr->owned ? pr->series : NULL, err));
+        yee_real *full = rank == 0 ? (yee_real *)calloc((size_t)rows * (size_t)pr->ncomp + 1,
+                                                        sizeof(yee_real))
+                                   : NULL;
+        int rc = rank == 0 && !full ? YEE_FAIL(err, YEE_ERR_NOMEM, "probe '%s'", pr->cfg->name)
+                                    : YEE_OK;
+        if (rc == YEE_OK)
+            rc = gather_probe(pr, rows, comm, full, err);
+        if (rc == YEE_OK)
+            rc = yee_h5_probe_write(h5, pr->cfg->name, pr->ncomp, pr->comps, pos, pr->t0,
+                                    m->cfg->dt, rows, full, err);
+        free(full);
+        YEE_TRY(rc);
     }
     return YEE_OK;
 }
@@ -216,6 +276,11 @@ static int setup_snapshots(yee_monitors *m, const int n[3], const int offset[3],
                 sc->start[a] = l - sc->glo[a];
                 nodes *= (size_t)sc->count[a];
             }
+            /* none here: an empty block at 0, as the collective writes expect (a rank past a
+             * plane would otherwise name a start beyond it: 3 ranks along z broke dipole.cfg) */
+            if (nodes == 0)
+                for (int a = 0; a < 3; a++)
+                    sc->lo[a] = sc->start[a] = sc->count[a] = 0;
             if (nodes > biggest)
                 biggest = nodes;
         }
@@ -383,6 +448,8 @@ void yee_monitors_destroy(yee_monitors *m)
         free(m->probes[p].series);
     free(m->probes);
     free(m->samples);
+    free(m->sample_probe);
+    free(m->sample_col);
     free(m->snaps);
     free(m->frame_buf);
     free(m);

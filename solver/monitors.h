@@ -14,6 +14,7 @@
 #ifndef YEE_SOLVER_MONITORS_H
 #define YEE_SOLVER_MONITORS_H
 
+#include <mpi.h>
 #include <stddef.h>
 
 #include "common/yee_err.h"
@@ -46,8 +47,10 @@ int yee_monitors_write_frames(yee_monitors *m, yee_h5 *h5, int nranks, yee_err *
 /* Defines the snapshot datasets in h5; a restarted run (frames already counted) gets the labels
  * of the frames its predecessor wrote. Collective. */
 int yee_monitors_define_output(yee_monitors *m, yee_h5 *h5, int restarted, yee_err *err);
-/* Writes every probe's series up to completed step s. Collective. */
-int yee_monitors_write_probes(const yee_monitors *m, yee_h5 *h5, long s, yee_err *err);
+/* Writes every probe's series up to completed step s: the columns meet on rank 0 of comm, which
+ * writes them. Collective. */
+int yee_monitors_write_probes(const yee_monitors *m, yee_h5 *h5, long s, MPI_Comm comm,
+                              yee_err *err);
 
 /* The state a checkpoint keeps: each owned probe's rows so far and each snapshot's frame
  * counter, handed to fn one record at a time (save: fn reads data; restore: fn fills it). */

@@ -312,7 +312,7 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
     const yee_config *cfg = s->cfg;
     /* a stopped run's probes and spectra are incomplete: the restarted run writes them */
     if (s->h5 && !s->stopped) {
-        YEE_TRY(yee_monitors_write_probes(s->mon, s->h5, s->step, err));
+        YEE_TRY(yee_monitors_write_probes(s->mon, s->h5, s->step, MPI_COMM_WORLD, err));
         YEE_TRY(yee_monitors_write_frames(s->mon, s->h5, s->nranks, err));
         YEE_TRY(yee_sim_sync_status(s, yee_dft_set_write(s->dft, s->h5, MPI_COMM_WORLD, err), err));
     }
