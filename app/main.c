@@ -15,12 +15,15 @@
 #include "postproc/export_vtk.h"
 #include "postproc/resonances.h"
 #include "app/bench.h"
+#include "app/child_env.h"
 #include "solver/geometry_out.h"
 #include "solver/structure.h"
 #include "solver/sim.h"
 #include "solver/stability.h"
 #include "solver/waveform.h"
 #include "app/sweep.h"
+
+extern char **environ;
 
 #ifndef YEE_VERSION
 #define YEE_VERSION "0.0.0"
@@ -547,6 +550,10 @@ static int cmd_info(void)
 
 int main(int argc, char **argv)
 {
+    yee_child_env_capture(environ); /* before MPI_Init adds its own (app/child_env.h) */
+    /* a log file (run.log of a sweep job, slurm-*.out) shows each line when it is written, so
+     * a user or a job script can follow a run, not only after it ended */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     MPI_Init(&argc, &argv);
     int rc = 0;
     const char *cmd = argc > 1 ? argv[1] : NULL;

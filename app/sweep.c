@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -29,6 +31,8 @@
 #include <unistd.h>
 
 #include "model/config.h"
+#include "app/child_env.h"
+#include "app/slurm.h"
 #include "io/deck.h"
 #include "io/h5read.h"
 #include "common/yee_file.h"
@@ -36,18 +40,22 @@
 #include "kernels/backend.h"
 #include "postproc/harminv_modes.h"
 
-extern char **environ;
 
 static const char sweep_usage[] =
     "usage: yee sweep DECK [--out DIR] [--jobs N] [--ranks-per-job R] [--quiet]\n"
-    "       yee sweep DECK [--out DIR] --slurm [--time T] [--partition P] [--account A]\n"
-    "                  [--mem M] [--gpus-per-job G] [--cpus-per-job C]\n"
+    "       yee sweep DECK [--out DIR] --slurm [--submit] [--time T] [--partition P]\n"
+    "                  [--account A] [--mem M] [--gpus-per-job G] [--cpus-per-job C]\n"
+    "                  [--ranks-per-job R] [--mpi PLUGIN] [--checkpoint-margin S]\n"
     "       yee sweep DECK [--out DIR] --collect | --dry-run\n"
     "Runs every job of the deck's sweep section: DIR/job-NNNN/deck.cfg, then DIR/summary.csv.\n"
     "DIR defaults to <deck name>_sweep. Finished jobs (job-NNNN/DONE) are skipped on a rerun.\n"
     "  --jobs N           N jobs at once on this machine, sharing the cores (default 1)\n"
     "  --ranks-per-job R  MPI ranks of one job (under mpirun: groups of R worker ranks)\n"
     "  --slurm            write DIR/sweep.sbatch (one array task per job) and run nothing\n"
+    "  --submit           with --slurm: submit it with sbatch and print the job id\n"
+    "  --mpi PLUGIN       srun --mpi plugin (default: picked from srun --mpi=list)\n"
+    "  --checkpoint-margin S  a task checkpoints and requeues itself S s before its time\n"
+    "                     limit (default 120; 0: never)\n"
     "  --collect          build DIR/summary.csv from the job directories (after Slurm)\n"
     "  --dry-run          write and check the job decks, run nothing\n"
     "Under mpirun rank 0 hands out jobs and the other ranks run them. See docs/sweeps.md.\n";
@@ -63,6 +71,7 @@ typedef struct sweep_job {
     job_state state;
     double wall_s;
     char msg[512];
+    int busy;          /* another runner holds its lock: left alone, pending */
     int results_known; /* results computed in this invocation */
     int results_ok;
     double *results;   /* spec.nresults values */
@@ -71,7 +80,7 @@ typedef struct sweep_job {
 typedef struct sweep_opts {
     const char *deck;
     char out_dir[YEE_PATH_LEN];
-    int jobs, ranks_per_job, slurm, collect, dry_run, quiet;
+    int jobs, ranks_per_job, slurm, submit, collect, dry_run, quiet;
     yee_slurm_spec flags; /* --time etc.; gpus/cpus -1 when not given */
 } sweep_opts;
 
@@ -124,56 +133,6 @@ static void recv_polite(void *buf, int count, MPI_Datatype type, int src, int ta
 /* ---------------------------------------------------------------------------------------------
  * Files: directories, atomic writes, markers, logs
  * ------------------------------------------------------------------------------------------- */
-
-/* Writes data to path through path.tmp, fsync and rename, then syncs the directory: a crash
- * leaves either the old file or the new one, never a torn one. */
-static int write_atomic(const char *path, const char *data, size_t len, yee_err *err)
-{
-    char tmp[YEE_PATH_LEN + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return yee_fail(err, YEE_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            return yee_fail(err, YEE_ERR_IO, "cannot write '%s': %s", tmp, strerror(e));
-        }
-        done += (size_t)w;
-    }
-    if (fsync(fd) < 0 || close(fd) < 0) {
-        int e = errno;
-        unlink(tmp);
-        return yee_fail(err, YEE_ERR_IO, "cannot write '%s': %s", tmp, strerror(e));
-    }
-    if (rename(tmp, path) < 0) {
-        int e = errno;
-        unlink(tmp);
-        return yee_fail(err, YEE_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path,
-                        strerror(e));
-    }
-    /* the rename itself is durable once the directory is synced */
-    char dir[YEE_PATH_LEN];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir ? 1 : 0] = '\0';
-    int dfd = open(dir, O_RDONLY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return YEE_OK;
-}
-
 
 /* One line of text for a CSV cell or a marker: control characters become spaces, trimmed. */
 static void one_line(char *s)
@@ -282,7 +241,66 @@ static int write_marker(const char *dir, job_state state, double wall_s, const c
         snprintf(body, sizeof body, "status\tok\nwall_s\t%.3f\n", wall_s);
     else
         snprintf(body, sizeof body, "status\tfailed\nwall_s\t%.3f\nmessage\t%s\n", wall_s, msg);
-    return write_atomic(path, body, strlen(body), err);
+    return yee_write_file_atomic(path, body, strlen(body), err);
+}
+
+/* A job's checkpoint: the first <name>.ckpt manifest in its directory (a run stopped by a
+ * signal, or with checkpoint.interval, leaves one there by default); 0 and its path, or -1. */
+static int find_checkpoint(const char *dir, char *path, size_t cap)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int found = -1;
+    for (struct dirent *e; found < 0 && (e = readdir(d)) != NULL;) {
+        const size_t n = strlen(e->d_name);
+        if (n > 5 && strcmp(e->d_name + n - 5, ".ckpt") == 0) {
+            snprintf(path, cap, "%s/%s", dir, e->d_name);
+            struct stat st;
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+                found = 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* Removes a job's checkpoints (manifests and rank files) and the wall time of earlier parts:
+ * they belong to a deck that changed. */
+static void clear_checkpoints(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const char *c = strstr(e->d_name, ".ckpt");
+        if ((c && (c[5] == '\0' || c[5] == '.')) || strcmp(e->d_name, ".wall_before") == 0) {
+            char path[YEE_PATH_LEN + 300];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
+}
+
+/* Takes the lock of a job directory (DIR/job-NNNN/.lock, flock: the lock the Slurm tasks take
+ * with flock(1)). Returns the descriptor (close-on-exec: only the job's own process inherits
+ * it, see spawn_job), -2 when another runner holds the lock, -1 when it cannot be opened. */
+static int lock_job(const char *dir)
+{
+    char path[YEE_PATH_LEN + 16];
+    snprintf(path, sizeof path, "%s/.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        if (errno == EINTR)
+            continue;
+        const int held = errno == EWOULDBLOCK;
+        close(fd);
+        return held ? -2 : -1;
+    }
+    return fd;
 }
 
 static void clear_markers(const char *dir)
@@ -452,13 +470,30 @@ static void job_results(sweep *sw, sweep_job *j)
  * summary.csv
  * ------------------------------------------------------------------------------------------- */
 
+/* 1 when a spreadsheet would take the cell for a formula: it starts with =, +, -, @, a tab or a
+ * carriage return and is not simply a number (-0.5 and +3 stay numbers). */
+static int looks_like_formula(const char *s)
+{
+    if (!s[0] || !strchr("=+-@\t\r", s[0]))
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    (void)strtod(s, &end);
+    return !(end && end != s && *end == '\0' && (s[0] == '+' || s[0] == '-'));
+}
+
+/* One CSV cell (RFC 4180 quoting). A cell a spreadsheet would run as a formula gets a leading
+ * ' inside quotes, the OWASP advice for CSV injection: "'=HYPERLINK(...)" shows as text. */
 static void csv_cell(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
+    const int formula = looks_like_formula(s);
+    if (!formula && !strpbrk(s, ",\"\n\r")) {
         fputs(s, f);
         return;
     }
     fputc('"', f);
+    if (formula)
+        fputc('\'', f);
     for (const char *p = s; *p; p++) {
         if (*p == '"')
             fputc('"', f);
@@ -524,7 +559,7 @@ static int write_summary(sweep *sw, int counts[3], yee_err *err)
             fprintf(f, ",%s", v);
         }
         fputc(',', f);
-        csv_cell(f, jb->state == JOB_PENDING ? "" : jb->msg);
+        csv_cell(f, jb->state == JOB_PENDING && !jb->busy ? "" : jb->msg);
         fputc('\n', f);
     }
     fclose(f);
@@ -533,7 +568,7 @@ static int write_summary(sweep *sw, int counts[3], yee_err *err)
     if (rc == YEE_OK) {
         char path[YEE_PATH_LEN + 16];
         snprintf(path, sizeof path, "%s/summary.csv", sw->o->out_dir);
-        rc = write_atomic(path, buf, len, err);
+        rc = yee_write_file_atomic(path, buf, len, err);
     }
     free(buf);
     return rc;
@@ -566,7 +601,9 @@ static void report_job(const sweep *sw, long j, long done_count)
     char vals[256];
     job_values_text(sw, j, vals, sizeof vals);
     const char *st = job_status(jb);
-    if (st[0] == 'o')
+    if (jb->busy)
+        printf("[%ld/%ld] job-%04ld %s\n", done_count, sw->njobs, j + 1, jb->msg);
+    else if (st[0] == 'o')
         printf("[%ld/%ld] job-%04ld ok in %.2f s (%s)\n", done_count, sw->njobs, j + 1,
                jb->wall_s, vals);
     else
@@ -699,7 +736,8 @@ static int setup(sweep *sw, yee_err *err)
         char *old = yee_read_file(path, NULL);
         if (!old || strcmp(old, deck) != 0) {
             clear_markers(jb->dir);
-            rc = write_atomic(path, deck, strlen(deck), err);
+            clear_checkpoints(jb->dir);
+            rc = yee_write_file_atomic(path, deck, strlen(deck), err);
         }
         free(old);
         free(deck);
@@ -755,33 +793,16 @@ typedef struct launch {
     int ngpus;             /* devices in gpu_list, or on the node */
 } launch;
 
-/* Environment of a job: this one without the MPI launcher's variables, so that the child's
- * MPI_Init starts a new (singleton) job instead of joining ours; plus OMP_NUM_THREADS and, with
- * several GPUs, the one device of this slot. */
+/* Environment of a job (app/child_env.h): the one yee started with, without the MPI launcher's
+ * variables, so that the child's MPI_Init starts a new (singleton) job instead of joining ours;
+ * plus OMP_NUM_THREADS and, with several GPUs, the one device of this slot. */
 static char **child_env(const launch *L, int slot)
 {
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = (char **)calloc(n + 3, sizeof *env);
     static char omp[64], cuda[64];
-    if (!env)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *v = environ[i];
-        int mpi = strncmp(v, "OMPI_", 5) == 0 || strncmp(v, "PMIX_", 5) == 0 ||
-                  strncmp(v, "PMI_", 4) == 0 || strncmp(v, "HYDRA_", 6) == 0 ||
-                  strncmp(v, "MPI_LOCALRANKID", 15) == 0;
-        if (strncmp(v, "OMPI_ALLOW_RUN_AS_ROOT", 22) == 0)
-            mpi = 0;
-        if (mpi || strncmp(v, "OMP_NUM_THREADS=", 16) == 0 ||
-            (L->ngpus > 1 && strncmp(v, "CUDA_VISIBLE_DEVICES=", 21) == 0))
-            continue;
-        env[k++] = (char *)v;
-    }
+    const char *extra[2];
+    size_t nextra = 0;
     snprintf(omp, sizeof omp, "OMP_NUM_THREADS=%d", L->threads);
-    env[k++] = omp;
+    extra[nextra++] = omp;
     if (L->ngpus > 1) {
         /* the (slot mod ngpus)-th entry of the list, or that device number */
         int want = slot % L->ngpus, at = 0;
@@ -796,15 +817,16 @@ static char **child_env(const launch *L, int slot)
         if (p && *p && L->gpu_list[0])
             snprintf(dev, sizeof dev, "%.*s", (int)strcspn(p, ","), p);
         snprintf(cuda, sizeof cuda, "CUDA_VISIBLE_DEVICES=%s", dev);
-        env[k++] = cuda;
+        extra[nextra++] = cuda;
     }
-    env[k] = NULL;
-    return env;
+    return yee_child_env(extra, nextra);
 }
 
-/* Starts job j; *pid gets the child. Output goes to job-NNNN/run.log. */
-static int spawn_job(const launch *L, const char *out_dir, long j, int slot, pid_t *pid,
-                     char *msg, size_t msglen)
+/* Starts job j; *pid gets the child. Output goes to job-NNNN/run.log; a job that left a
+ * checkpoint continues from it (and its log goes on). The child inherits lock_fd, the job
+ * directory's lock, so that the lock lives as long as the run even when this sweep is killed. */
+static int spawn_job(const launch *L, const char *out_dir, long j, int slot, int lock_fd,
+                     pid_t *pid, char *msg, size_t msglen)
 {
     char dir[YEE_PATH_LEN], deck[YEE_PATH_LEN + 16], log[YEE_PATH_LEN + 16];
     snprintf(dir, sizeof dir, "%s/job-%04ld", out_dir, j + 1);
@@ -834,12 +856,22 @@ static int spawn_job(const launch *L, const char *out_dir, long j, int slot, pid
     argv[a++] = deck;
     argv[a++] = "--out";
     argv[a++] = dir;
+    char ckpt[YEE_PATH_LEN + 300];
+    const int restart = find_checkpoint(dir, ckpt, sizeof ckpt) == 0;
+    if (restart) {
+        argv[a++] = "--restart";
+        argv[a++] = ckpt;
+    }
     argv[a] = NULL;
 
     char **env = child_env(L, slot);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log,
+                                     O_WRONLY | O_CREAT | (restart ? O_APPEND : O_TRUNC), 0644);
+    /* dup2 onto itself clears close-on-exec in the child alone (POSIX.1-2024, glibc >= 2.29) */
+    if (lock_fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, lock_fd, lock_fd);
     posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     int rc = env ? (L->ranks > 1 ? posix_spawnp : posix_spawn)(pid, argv[0], &fa, NULL,
@@ -890,23 +922,66 @@ static void finish_job(const char *out_dir, long j, int status, double wall_s, c
     }
 }
 
-/* Runs job j to its end (a worker rank's unit of work). */
-static void run_one(const launch *L, const char *out_dir, long j, int slot, sweep_job *jb)
+/* Another runner has job j: it is left alone and stays pending. */
+static void mark_busy(sweep_job *jb, long j)
+{
+    jb->busy = 1;
+    jb->state = JOB_PENDING;
+    snprintf(jb->msg, sizeof jb->msg, "left alone: another runner holds job-%04ld/.lock (a run "
+             "of an earlier sweep or a Slurm task still going)", j + 1);
+}
+
+/* With the lock of job j held: a DONE marker there means another runner finished the job after
+ * this sweep read the directory (a Slurm task, an earlier sweep); it is taken as it is, not run
+ * again. Returns 1 then (jb, when given, holds the marker's state), else 0. */
+static int finished_elsewhere(const char *dir, sweep_job *jb)
+{
+    marker m;
+    read_marker(dir, &m);
+    if (!m.found || m.state != JOB_OK)
+        return 0;
+    if (jb) {
+        jb->state = JOB_OK;
+        jb->wall_s = m.wall_s;
+        jb->msg[0] = '\0';
+        jb->results_known = 0;
+    }
+    return 1;
+}
+
+/* Runs job j to its end (a worker rank's unit of work). Returns 1 when another runner holds
+ * the job (nothing ran), else 0. */
+static int run_one(const launch *L, const char *out_dir, long j, int slot, sweep_job *jb)
 {
     char dir[YEE_PATH_LEN];
     snprintf(dir, sizeof dir, "%s/job-%04ld", out_dir, j + 1);
+    const int lock_fd = lock_job(dir);
+    if (lock_fd == -2)
+        return 1;
+    if (lock_fd >= 0 && finished_elsewhere(dir, jb)) {
+        close(lock_fd);
+        return 0;
+    }
     clear_markers(dir);
     const double t0 = now_s();
     pid_t pid;
     char msg[512];
-    if (spawn_job(L, out_dir, j, slot, &pid, msg, sizeof msg) < 0) {
+    if (lock_fd < 0) {
+        snprintf(msg, sizeof msg, "cannot open the lock %.300s/.lock: %s", dir, strerror(errno));
         finish_job(out_dir, j, 0, 0.0, msg, jb);
-        return;
+        return 0;
+    }
+    if (spawn_job(L, out_dir, j, slot, lock_fd, &pid, msg, sizeof msg) < 0) {
+        finish_job(out_dir, j, 0, 0.0, msg, jb);
+        close(lock_fd);
+        return 0;
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     finish_job(out_dir, j, status, now_s() - t0, NULL, jb);
+    close(lock_fd);
+    return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -938,10 +1013,12 @@ static void run_local(sweep *sw, const launch *L, const long *todo, long ntodo)
     pid_t *pids = (pid_t *)calloc((size_t)slots, sizeof *pids);
     long *slot_job = (long *)calloc((size_t)slots, sizeof *slot_job);
     double *t0 = (double *)calloc((size_t)slots, sizeof *t0);
-    if (!pids || !slot_job || !t0) {
+    int *locks = (int *)calloc((size_t)slots, sizeof *locks);
+    if (!pids || !slot_job || !t0 || !locks) {
         free(pids);
         free(slot_job);
         free(t0);
+        free(locks);
         return;
     }
     long next = 0;
@@ -951,11 +1028,28 @@ static void run_local(sweep *sw, const launch *L, const long *todo, long ntodo)
             if (pids[s] > 0)
                 continue;
             const long j = todo[next++];
-            clear_markers(sw->jobs[j].dir);
             char msg[512];
+            locks[s] = lock_job(sw->jobs[j].dir);
+            if (locks[s] == -2) {
+                mark_busy(&sw->jobs[j], j);
+                after_job(sw, j);
+                continue;
+            }
+            if (locks[s] >= 0 && finished_elsewhere(sw->jobs[j].dir, &sw->jobs[j])) {
+                close(locks[s]);
+                after_job(sw, j);
+                continue;
+            }
+            clear_markers(sw->jobs[j].dir);
             t0[s] = now_s();
-            if (spawn_job(L, sw->o->out_dir, j, s, &pids[s], msg, sizeof msg) < 0) {
+            if (locks[s] < 0)
+                snprintf(msg, sizeof msg, "cannot open the lock %.300s/.lock: %s", sw->jobs[j].dir,
+                         strerror(errno));
+            if (locks[s] < 0 ||
+                spawn_job(L, sw->o->out_dir, j, s, locks[s], &pids[s], msg, sizeof msg) < 0) {
                 pids[s] = 0;
+                if (locks[s] >= 0)
+                    close(locks[s]);
                 finish_job(sw->o->out_dir, j, 0, 0.0, msg, &sw->jobs[j]);
                 after_job(sw, j);
                 continue;
@@ -976,6 +1070,7 @@ static void run_local(sweep *sw, const launch *L, const long *todo, long ntodo)
             running--;
             reaped++;
             finish_job(sw->o->out_dir, j, status, now_s() - t0[s], NULL, &sw->jobs[j]);
+            close(locks[s]); /* after the marker: no other runner sees the job unfinished */
             after_job(sw, j);
         }
         if (!reaped)
@@ -984,6 +1079,7 @@ static void run_local(sweep *sw, const launch *L, const long *todo, long ntodo)
     free(pids);
     free(slot_job);
     free(t0);
+    free(locks);
 }
 
 /* Rank 0 under mpirun: hands job after job to the group leaders as they report back. */
@@ -998,11 +1094,15 @@ static void run_master(sweep *sw, const long *todo, long ntodo, int nranks, int 
         busy += j >= 0;
     }
     while (busy > 0) {
-        long j = -1;
+        long report[2] = {-1, 0}; /* the job, and 1 when another runner held it */
         MPI_Status st;
-        recv_polite(&j, 1, MPI_LONG, MPI_ANY_SOURCE, TAG_REPORT, &st);
+        recv_polite(report, 2, MPI_LONG, MPI_ANY_SOURCE, TAG_REPORT, &st);
         busy--;
-        if (j >= 0 && j < sw->njobs) {
+        const long j = report[0];
+        if (j >= 0 && j < sw->njobs && report[1]) {
+            mark_busy(&sw->jobs[j], j);
+            after_job(sw, j);
+        } else if (j >= 0 && j < sw->njobs) {
             marker m;
             read_marker(sw->jobs[j].dir, &m);
             sweep_job *jb = &sw->jobs[j];
@@ -1033,8 +1133,8 @@ static void run_worker(const launch *L, const char *out_dir, int slot)
         recv_polite(&j, 1, MPI_LONG, 0, TAG_JOB, NULL);
         if (j < 0)
             return;
-        run_one(L, out_dir, j, slot, NULL);
-        MPI_Send(&j, 1, MPI_LONG, 0, TAG_REPORT, MPI_COMM_WORLD);
+        long report[2] = {j, run_one(L, out_dir, j, slot, NULL)};
+        MPI_Send(report, 2, MPI_LONG, 0, TAG_REPORT, MPI_COMM_WORLD);
     }
 }
 
@@ -1042,122 +1142,42 @@ static void run_worker(const launch *L, const char *out_dir, int slot)
  * Slurm
  * ------------------------------------------------------------------------------------------- */
 
-/* "1-3,5,7-9" of the 1-based job numbers in todo (sorted). */
-static void array_spec(const long *todo, long n, char *out, size_t cap)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (long i = 0; i < n && used < cap;) {
-        long k = i;
-        while (k + 1 < n && todo[k + 1] == todo[k] + 1)
-            k++;
-        int w = k > i ? snprintf(out + used, cap - used, "%s%ld-%ld", used ? "," : "",
-                                 todo[i] + 1, todo[k] + 1)
-                      : snprintf(out + used, cap - used, "%s%ld", used ? "," : "", todo[i] + 1);
-        if (w > 0)
-            used += (size_t)w;
-        i = k + 1;
-    }
-}
-
-/* Single-quoted for the shell. */
-static void shell_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*p, f);
-    }
-    fputc('\'', f);
-}
-
+/* The script's resources: the deck's sweep.slurm group with the command-line flags over it. */
 static int write_sbatch(sweep *sw, const long *todo, long ntodo, char *path, size_t cap,
                         yee_err *err)
 {
     const sweep_opts *o = sw->o;
-    yee_slurm_spec sl = sw->spec.slurm;
+    yee_slurm_script s;
+    memset(&s, 0, sizeof s);
+    s.res = sw->spec.slurm;
+    yee_slurm_spec *sl = &s.res;
     if (o->flags.time[0])
-        snprintf(sl.time, sizeof sl.time, "%s", o->flags.time);
+        snprintf(sl->time, sizeof sl->time, "%s", o->flags.time);
     if (o->flags.partition[0])
-        snprintf(sl.partition, sizeof sl.partition, "%s", o->flags.partition);
+        snprintf(sl->partition, sizeof sl->partition, "%s", o->flags.partition);
     if (o->flags.account[0])
-        snprintf(sl.account, sizeof sl.account, "%s", o->flags.account);
+        snprintf(sl->account, sizeof sl->account, "%s", o->flags.account);
     if (o->flags.memory[0])
-        snprintf(sl.memory, sizeof sl.memory, "%s", o->flags.memory);
+        snprintf(sl->memory, sizeof sl->memory, "%s", o->flags.memory);
+    if (o->flags.mpi[0])
+        snprintf(sl->mpi, sizeof sl->mpi, "%s", o->flags.mpi);
     if (o->flags.gpus >= 0)
-        sl.gpus = o->flags.gpus;
+        sl->gpus = o->flags.gpus;
     if (o->flags.cpus >= 0)
-        sl.cpus = o->flags.cpus;
-    char absdir[PATH_MAX], absdeck[PATH_MAX];
-    if (!realpath(o->out_dir, absdir) || !realpath(o->deck, absdeck))
-        return yee_fail(err, YEE_ERR_IO, "cannot resolve '%s': %s", o->out_dir, strerror(errno));
-    const int rpj = o->ranks_per_job > 0 ? o->ranks_per_job : 1;
-    char array[4096];
-    array_spec(todo, ntodo, array, sizeof array);
-    const char *stem = strrchr(absdeck, '/') ? strrchr(absdeck, '/') + 1 : absdeck;
-
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot build the Slurm script");
-    fprintf(f, "#!/bin/bash\n");
-    fprintf(f, "# Written by `yee sweep %s --slurm`: one array task per job of the sweep.\n", stem);
-    fprintf(f, "# Submit:  sbatch %s/sweep.sbatch\n", absdir);
-    fprintf(f, "# Then:    yee sweep %s --out %s --collect   (writes summary.csv)\n", absdeck,
-            absdir);
-    fprintf(f, "# A task whose job has a DONE marker exits at once, so resubmitting is safe.\n");
-    fprintf(f, "#SBATCH --job-name=yee-%.*s\n", (int)strcspn(stem, "."), stem);
-    fprintf(f, "#SBATCH --array=%s\n", array);
-    fprintf(f, "#SBATCH --ntasks=%d\n", rpj);
-    fprintf(f, "#SBATCH --cpus-per-task=%d\n", sl.cpus > 0 ? sl.cpus : 1);
-    if (sl.gpus > 0)
-        fprintf(f, "#SBATCH --gres=gpu:%d\n", sl.gpus);
-    if (sl.time[0])
-        fprintf(f, "#SBATCH --time=%s\n", sl.time);
-    if (sl.partition[0])
-        fprintf(f, "#SBATCH --partition=%s\n", sl.partition);
-    if (sl.account[0])
-        fprintf(f, "#SBATCH --account=%s\n", sl.account);
-    if (sl.memory[0])
-        fprintf(f, "#SBATCH --mem=%s\n", sl.memory);
-    fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", absdir);
-    fprintf(f, "set -u\n");
-    if (sl.setup[0])
-        fprintf(f, "%s\n", sl.setup);
-    fprintf(f, "export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n");
-    fprintf(f, "export SRUN_CPUS_PER_TASK=${SLURM_CPUS_PER_TASK:-1}\n");
-    fprintf(f, "yee=");
-    shell_quote(f, sw->exe);
-    fprintf(f, "\ndir=");
-    shell_quote(f, absdir);
-    fprintf(f, "/job-$(printf '%%04d' \"$SLURM_ARRAY_TASK_ID\")\n");
-    fprintf(f, "[ -f \"$dir/DONE\" ] && { echo \"$dir is finished already\"; exit 0; }\n");
-    fprintf(f, "rm -f \"$dir/FAILED\"\n");
-    fprintf(f, "start=$(date +%%s.%%N)\n");
-    fprintf(f, "srun --ntasks=%d \"$yee\" run \"$dir/deck.cfg\" --out \"$dir\" > \"$dir/run.log\" "
-               "2>&1\n", rpj);
-    fprintf(f, "rc=$?\n");
-    fprintf(f, "wall=$(awk -v a=\"$start\" -v b=\"$(date +%%s.%%N)\" 'BEGIN { printf \"%%.3f\", "
-               "b - a }')\n");
-    fprintf(f, "if [ $rc -eq 0 ]; then\n");
-    fprintf(f, "  printf 'status\\tok\\nwall_s\\t%%s\\n' \"$wall\" > \"$dir/DONE.tmp\" && "
-               "mv \"$dir/DONE.tmp\" \"$dir/DONE\"\n");
-    fprintf(f, "else\n");
-    fprintf(f, "  why=$(grep -m1 -i error \"$dir/run.log\" || tail -n1 \"$dir/run.log\")\n");
-    fprintf(f, "  printf 'status\\tfailed\\nwall_s\\t%%s\\nmessage\\texit status %%d: %%s\\n' "
-               "\"$wall\" \"$rc\" \"$(printf '%%s' \"$why\" | tr '\\t\\r' '  ')\" > \"$dir/FAILED\"\n");
-    fprintf(f, "fi\n");
-    fprintf(f, "exit $rc\n");
-    fclose(f);
-    snprintf(path, cap, "%s/sweep.sbatch", o->out_dir);
-    int rc = write_atomic(path, buf, len, err);
-    free(buf);
-    if (rc == YEE_OK)
-        chmod(path, 0755);
-    return rc;
+        sl->cpus = o->flags.cpus;
+    if (o->flags.checkpoint_margin >= 0)
+        sl->checkpoint_margin = o->flags.checkpoint_margin;
+    s.exe = sw->exe;
+    s.deck = o->deck;
+    s.dir = o->out_dir;
+    s.todo = todo;
+    s.ntodo = ntodo;
+    s.ranks_per_job = o->ranks_per_job;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(lib, &len);
+    s.open_mpi = strstr(lib, "Open MPI") != NULL;
+    return yee_slurm_write_script(&s, path, cap, err);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1174,12 +1194,21 @@ static int parse_int_arg(const char *s, int lo, int *out)
     return 0;
 }
 
+/* A value that goes into an #SBATCH line as it is: the characters of Slurm's own syntax. */
+static int one_word(const char *s)
+{
+    for (const char *p = s; *p; p++)
+        if (!(isalnum((unsigned char)*p) || strchr("_.:,+-=/@%", *p)))
+            return 0;
+    return *s != '\0';
+}
+
 static int parse_opts(int argc, char **argv, sweep_opts *o, int loud)
 {
     memset(o, 0, sizeof *o);
     o->jobs = 1;
     o->ranks_per_job = 1;
-    o->flags.gpus = o->flags.cpus = -1;
+    o->flags.gpus = o->flags.cpus = o->flags.checkpoint_margin = -1;
     const char *out = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -1191,12 +1220,13 @@ static int parse_opts(int argc, char **argv, sweep_opts *o, int loud)
         } strs[] = {{"--time", o->flags.time, sizeof o->flags.time},
                     {"--partition", o->flags.partition, sizeof o->flags.partition},
                     {"--account", o->flags.account, sizeof o->flags.account},
-                    {"--mem", o->flags.memory, sizeof o->flags.memory}};
+                    {"--mem", o->flags.memory, sizeof o->flags.memory},
+                    {"--mpi", o->flags.mpi, sizeof o->flags.mpi}};
         int matched = 0;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
             if (strcmp(a, strs[k].flag) == 0 && more) {
                 const char *v = argv[++i];
-                if (strlen(v) >= strs[k].cap || strpbrk(v, " \t\n'\"\\$`")) {
+                if (strlen(v) >= strs[k].cap || !one_word(v)) {
                     if (loud)
                         fprintf(stderr, "yee sweep: %s wants one word (got '%s')\n", a, v);
                     return 2;
@@ -1240,8 +1270,18 @@ static int parse_opts(int argc, char **argv, sweep_opts *o, int loud)
                             argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--checkpoint-margin") == 0 && more) {
+            if (parse_int_arg(argv[++i], 0, &o->flags.checkpoint_margin) < 0 ||
+                o->flags.checkpoint_margin > 65535) {
+                if (loud)
+                    fprintf(stderr, "yee sweep: --checkpoint-margin wants seconds from 0 to "
+                                    "65535 (got '%s')\n", argv[i]);
+                return 2;
+            }
         } else if (strcmp(a, "--slurm") == 0) {
             o->slurm = 1;
+        } else if (strcmp(a, "--submit") == 0) {
+            o->submit = 1;
         } else if (strcmp(a, "--collect") == 0) {
             o->collect = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
@@ -1270,6 +1310,12 @@ static int parse_opts(int argc, char **argv, sweep_opts *o, int loud)
     if (o->slurm + o->collect + o->dry_run > 1) {
         if (loud)
             fprintf(stderr, "yee sweep: --slurm, --collect and --dry-run exclude each other\n");
+        return 2;
+    }
+    if (o->submit && !o->slurm) {
+        if (loud)
+            fprintf(stderr, "yee sweep: --submit goes with --slurm (it submits the script "
+                            "--slurm writes)\n");
         return 2;
     }
     if (out) {
@@ -1365,6 +1411,19 @@ static int lead(sweep *sw, int nranks, int node_jobs)
         } else if (write_sbatch(sw, todo, ntodo, path, sizeof path, &err) < 0) {
             fprintf(stderr, "yee sweep: error: %s\n", err.msg);
             rc = 1;
+        } else if (o->submit) {
+            char id[64];
+            if (yee_slurm_submit(path, id, sizeof id, &err) < 0) {
+                fprintf(stderr, "yee sweep: error: %s\n", err.msg);
+                rc = 1;
+            } else {
+                if (o->quiet)
+                    printf("%s\n", id); /* for scripts: the id alone */
+                else
+                    printf("yee sweep: submitted %s (%ld array tasks) as job %s\n"
+                           "when the array has finished:\n  yee sweep %s --out %s --collect\n",
+                           path, ntodo, id, o->deck, o->out_dir);
+            }
         } else {
             printf("yee sweep: wrote %s (%ld array tasks). Submit it with:\n  sbatch %s\n"
                    "then, when the array has finished:\n  yee sweep %s --out %s --collect\n",

@@ -7,11 +7,14 @@
  *   - under mpirun: rank 0 hands the next job to whichever worker rank (or group of
  *     --ranks-per-job ranks) is free, so a slow job idles nobody; children are MPI singletons
  *     (or a nested mpirun for a group) with the parent's MPI environment removed;
- *   - under Slurm: --slurm writes DIR/sweep.sbatch (one array task per job) and runs nothing;
- *     --collect builds the summary afterwards.
+ *   - under Slurm: --slurm writes DIR/sweep.sbatch (one array task per job, app/slurm.h) and
+ *     runs nothing, or hands it to sbatch with --submit; --collect builds the summary afterwards.
  * A job is finished when DIR/job-NNNN/DONE exists: written after the run exited 0, so its HDF5
- * file is closed. A rerun skips finished jobs whose resolved deck did not change and reruns failed
- * (FAILED marker) and partial (no marker) ones. DIR/summary.csv (job, parameters, status, wall_s,
+ * file is closed. A rerun skips finished jobs whose resolved deck did not change, reruns failed
+ * (FAILED marker) and partial (no marker) ones, and continues a job from its checkpoint when the
+ * run left one (stopped by SIGTERM). Whoever runs a job (this sweep, a worker rank, a Slurm
+ * task) holds the flock of DIR/job-NNNN/.lock for as long as the run lives; a job whose lock is
+ * held elsewhere is left alone, and one found DONE once the lock is taken is not run again. DIR/summary.csv (job, parameters, status, wall_s,
  * results, message) is rewritten atomically (temp file, fsync, rename) after every job.
  * This module does no physics: it reads results back through io/h5read.h and
  * postproc/harminv_modes.h.

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int yee_make_dirs(const char *path, const char *what, yee_err *err)
 {
@@ -60,4 +62,53 @@ char *yee_read_file(const char *path, size_t *len_out)
             *len_out = len;
     }
     return buf;
+}
+
+/* Writes data to path through path.tmp, fsync and rename, then syncs the directory: a crash
+ * leaves either the old file or the new one, never a torn one. */
+int yee_write_file_atomic(const char *path, const char *data, size_t len, yee_err *err)
+{
+    char tmp[4096 + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return yee_fail(err, YEE_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return yee_fail(err, YEE_ERR_IO, "cannot write '%s': %s", tmp, strerror(e));
+        }
+        done += (size_t)w;
+    }
+    if (fsync(fd) < 0 || close(fd) < 0) {
+        int e = errno;
+        unlink(tmp);
+        return yee_fail(err, YEE_ERR_IO, "cannot write '%s': %s", tmp, strerror(e));
+    }
+    if (rename(tmp, path) < 0) {
+        int e = errno;
+        unlink(tmp);
+        return yee_fail(err, YEE_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path,
+                        strerror(e));
+    }
+    /* the rename itself is durable once the directory is synced */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir ? 1 : 0] = '\0';
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return YEE_OK;
 }

@@ -15,4 +15,9 @@ int yee_make_dirs(const char *path, const char *what, yee_err *err);
  * errno set when it cannot be read. */
 char *yee_read_file(const char *path, size_t *len);
 
+/* Replaces path with data through path.tmp<pid>: write, fsync, rename, then fsync of the
+ * directory, so a crash leaves the old file or the new one, never a torn one. YEE_ERR_IO naming
+ * the file and the reason. */
+int yee_write_file_atomic(const char *path, const char *data, size_t len, yee_err *err);
+
 #endif

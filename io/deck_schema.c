@@ -401,6 +401,13 @@ static const yee_deck_key schema[] = {
     {.path = "sweep.slurm.cpus", .type = YEE_KT_INT, .unit = "-", .def = "1", .dval = 1,
      .flags = YEE_R_GE | YEE_R_LE, .lo = 1, .hi = 100000,
      .doc = "#SBATCH --cpus-per-task (and OMP_NUM_THREADS)."},
+    {.path = "sweep.slurm.mpi", .type = YEE_KT_STRING, .unit = "-", .def = "detected",
+     .doc = "srun --mpi plugin of each task (pmix, pmi2, ...); by default the best of "
+            "`srun --mpi=list` for the MPI library yee was built with."},
+    {.path = "sweep.slurm.checkpoint_margin", .type = YEE_KT_INT, .unit = "s", .def = "120",
+     .dval = 120, .flags = YEE_R_GE | YEE_R_LE, .lo = 0, .hi = 65535,
+     .doc = "#SBATCH --signal=B:TERM@S: S seconds before its time limit a task checkpoints its "
+            "run and requeues itself (0: no signal, no requeue)."},
     {.path = "sweep.slurm.setup", .type = YEE_KT_STRING, .unit = "-", .def = "-",
      .doc = "Shell lines run before each job, e.g. \"module load cuda\"."},
 };

@@ -542,8 +542,9 @@ static void read_slurm(yee_rd *c, const yee_rd_scope *sw, yee_slurm_spec *sl)
     } strs[] = {{"time", sl->time, sizeof sl->time},
                 {"partition", sl->partition, sizeof sl->partition},
                 {"account", sl->account, sizeof sl->account},
-                {"memory", sl->memory, sizeof sl->memory}};
-    for (int k = 0; k < 4; k++)
+                {"memory", sl->memory, sizeof sl->memory},
+                {"mpi", sl->mpi, sizeof sl->mpi}};
+    for (int k = 0; k < 5; k++)
         if (get_text(c, &sc, strs[k].name, strs[k].out, strs[k].cap) > 0 &&
             !valid_token(strs[k].out)) {
             char full[64];
@@ -558,6 +559,8 @@ static void read_slurm(yee_rd *c, const yee_rd_scope *sw, yee_slurm_spec *sl)
         sl->gpus = (int)v;
     if (yee_rd_long(c, &sc, "cpus", &v) > 0)
         sl->cpus = (int)v;
+    if (yee_rd_long(c, &sc, "checkpoint_margin", &v) > 0)
+        sl->checkpoint_margin = (int)v;
     get_text(c, &sc, "setup", sl->setup, sizeof sl->setup);
 }
 
@@ -638,6 +641,7 @@ int yee_sweep_spec_parse(const char *deck_path, const char *text, yee_sweep_spec
     int rc = read_params(&c, &sw, out);
     if (rc == 0)
         rc = read_results(&c, &sw, out);
+    out->slurm.checkpoint_margin = -1;
     if (rc == 0)
         read_slurm(&c, &sw, &out->slurm);
     config_destroy(&lc);

@@ -81,6 +81,8 @@ typedef struct yee_slurm_spec {
     char memory[32];      /* --mem, e.g. "16G" */
     int gpus;             /* --gres=gpu:N per job */
     int cpus;             /* --cpus-per-task */
+    char mpi[32];         /* srun --mpi plugin ("" = detected from `srun --mpi=list`) */
+    int checkpoint_margin; /* --signal=B:TERM@S: seconds before the limit (-1 = not given) */
     char setup[512];      /* shell lines run before each job (module load ...) */
 } yee_slurm_spec;
 

@@ -11,7 +11,7 @@ set(YEE_SWEEP_SRC ${CMAKE_CURRENT_LIST_DIR}/sweep)
 set(YEE_SWEEP_DIR ${CMAKE_CURRENT_BINARY_DIR}/sweep_files)
 set(YEE_SWEEP_CHECK ${YEE_PYTHON} ${YEE_SWEEP_SRC}/check_sweep.py $<TARGET_FILE:yee> ${YEE_SWEEP_DIR})
 
-foreach(case local crash flux slurm)
+foreach(case local crash flux slurm lock script_safety)
   yee_add_test(NAME sweep_${case} LABELS unit TIMEOUT 120
     COMMAND ${YEE_SWEEP_CHECK} ${case} PASS_REGEX "PASS sweep_${case}")
 endforeach()
