@@ -404,7 +404,8 @@ static int strongest_mode(const yee_result_spec *r, const char *h5, yee_harminv_
         yee_harminv_mode *modes = NULL;
         int nm = 0;
         rc = yee_harminv_modes(s.data + first * s.ncomp + col, s.ncomp, s.nsteps - first, s.dt,
-                               r->fmin, r->fmax, 100, 1e-2, &modes, &nm, err);
+                               r->fmin, r->fmax, 100, 1e-2, YEE_HARMINV_MIN_Q, &modes, &nm,
+                               err);
         const int best = rc == YEE_OK ? yee_harminv_strongest(modes, nm) : -1;
         if (rc == YEE_OK && best < 0) {
             char band[96] = "";

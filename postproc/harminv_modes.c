@@ -17,8 +17,8 @@ static int by_freq(const void *a, const void *b)
 }
 
 int yee_harminv_modes(const double *x, long stride, long n, double dt, double fmin, double fmax,
-                      int nbasis, double max_error, yee_harminv_mode **modes, int *nmodes_out,
-                      yee_err *err)
+                      int nbasis, double max_error, double min_q, yee_harminv_mode **modes,
+                      int *nmodes_out, yee_err *err)
 {
     *modes = NULL;
     *nmodes_out = 0;
@@ -48,12 +48,14 @@ int yee_harminv_modes(const double *x, long stride, long n, double dt, double fm
         harminv_complex amp;
         harminv_get_amplitude(&amp, hd, k);
         yee_harminv_mode md;
-        md.freq = fabs(harminv_get_freq(hd, k)) / dt;
+        /* signed: the negative member of a pair is the mirror of the positive one, not a mode */
+        md.freq = harminv_get_freq(hd, k) / dt;
         md.decay = harminv_get_decay(hd, k) / dt;
         md.q = harminv_get_Q(hd, k);
         md.amp = cabs(amp);
         md.error = harminv_get_freq_error(hd, k);
-        if (md.freq >= lo && md.freq <= hi && md.error <= max_error && isfinite(md.q))
+        if (md.freq >= lo && md.freq <= hi && md.error <= max_error && isfinite(md.q) &&
+            (min_q <= 0 || fabs(md.q) >= min_q))
             m[kept++] = md;
     }
     harminv_data_destroy(hd);

@@ -21,9 +21,12 @@
 static void usage(FILE *out)
 {
     fputs("usage: yee resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz]\n"
-          "                      [--start FS] [--modes N] [--max-error E]\n"
+          "                      [--start FS] [--modes N] [--max-error E] [--min-q Q]\n"
           "Extracts resonances (frequency, decay, Q) from a probe's time series with harminv.\n"
-          "--start skips the part of the series before the given time (the source), fs.\n",
+          "--start skips the part of the series before the given time (the source), fs.\n"
+          "--max-error drops modes whose relative error estimate is larger (default 0.01).\n"
+          "--min-q drops modes with |Q| below Q (default 10; 0 keeps all): they die out within\n"
+          "        a few periods and are mostly the source's transient and noise.\n",
           out);
 }
 
@@ -31,6 +34,7 @@ int yee_resonances_main(int argc, char **argv)
 {
     const char *path = NULL, *probe = NULL, *component = NULL;
     double fmin_thz = -1.0, fmax_thz = -1.0, start_fs = 0.0, max_error = 1e-2;
+    double min_q = YEE_HARMINV_MIN_Q;
     int nmodes = 100;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -52,6 +56,8 @@ int yee_resonances_main(int argc, char **argv)
             nmodes = atoi(argv[++i]);
         } else if (strcmp(a, "--max-error") == 0 && more) {
             max_error = atof(argv[++i]);
+        } else if (strcmp(a, "--min-q") == 0 && more) {
+            min_q = atof(argv[++i]);
         } else if (a[0] != '-' && !path) {
             path = a;
         } else {
@@ -89,7 +95,7 @@ int yee_resonances_main(int argc, char **argv)
     yee_harminv_mode *modes = NULL;
     int kept = 0;
     if (yee_harminv_modes(s.data + first * s.ncomp + col, s.ncomp, n, s.dt, lo, hi, nmodes,
-                          max_error, &modes, &kept, &err) < 0) {
+                          max_error, min_q, &modes, &kept, &err) < 0) {
         fprintf(stderr, "yee resonances: %s\n", err.msg);
         yee_probe_series_free(&s);
         return 1;

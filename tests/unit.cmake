@@ -33,3 +33,10 @@ yee_add_test(NAME unit_stability LABELS unit TIMEOUT 120 COMMAND yee_test_stabil
 yee_add_test(NAME unit_stability_limit_runs LABELS unit TIMEOUT 300
   COMMAND $<TARGET_FILE:yee> run ${CMAKE_SOURCE_DIR}/tests/errors/drude_strong.cfg --quiet
           --set simulation.courant=0.855 --out ${CMAKE_CURRENT_BINARY_DIR}/stability_limit)
+
+# Resonances from a real series: each mode once (harminv's negative-frequency mirror dropped),
+# the documented |Q| threshold (postproc/harminv_modes.c).
+add_executable(yee_test_harminv_modes ${CMAKE_CURRENT_LIST_DIR}/unit/harminv_modes.c)
+target_link_libraries(yee_test_harminv_modes PRIVATE yee_postproc PkgConfig::HARMINV)
+yee_add_test(NAME unit_harminv_modes LABELS unit COMMAND yee_test_harminv_modes
+  PASS_REGEX "PASS unit_harminv_modes")
