@@ -17,6 +17,7 @@
 
 #include "io/deck_sections.h"
 #include "io/deck_set.h"
+#include "io/deck_text.h"
 #include "io/params.h"
 
 #include <ctype.h>
@@ -332,9 +333,11 @@ static void load_output(yee_rd *c, const yee_rd_scope *root, yee_config *cfg)
 {
     yee_rd_scope sc;
     snprintf(cfg->out_dir, sizeof cfg->out_dir, ".");
+    cfg->flush_seconds = 5.0; /* the table's default, also when the group is absent */
     if (yee_rd_group(c, root, "output", &sc) <= 0)
         return;
     yee_rd_bool(c, &sc, "geometry", &cfg->geometry_out);
+    yee_rd_num(c, &sc, "flush_seconds", &cfg->flush_seconds);
     const char *dir;
     const config_setting_t *w;
     if (yee_rd_string(c, &sc, "directory", &dir, &w) <= 0)
@@ -392,42 +395,24 @@ static void check_sweep(yee_rd *c, const yee_rd_scope *root)
 
 /* A deck with ${...} outside comments is a sweep deck: only `yee sweep` resolves it. Caught
  * before libconfig, whose message for `${` would be a bare syntax error. */
-static int check_placeholders(const char *path, FILE *fp, yee_err *err)
+static int check_placeholders(const yee_deck_text *t, yee_err *err)
 {
-    char *text = NULL;
-    size_t cap = 0, len = 0, got;
-    do {
-        if (len + 4096 + 1 > cap) {
-            char *t = (char *)realloc(text, cap = 2 * cap + 4096 + 1);
-            if (!t) {
-                free(text);
-                return YEE_OK; /* libconfig reads the file next and reports what it must */
-            }
-            text = t;
-        }
-        got = fread(text + len, 1, cap - len - 1, fp);
-        len += got;
-    } while (got > 0);
-    int line = 0, rc = YEE_OK;
-    if (text) {
-        text[len] = '\0';
-        if (yee_params_has_placeholder(text, &line)) {
-            const char *p = text;
-            for (int l = 1; l < line && p; l++)
-                p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
-            p = p ? strstr(p, "${") : NULL; /* the first on its line, to show it */
-            if (!p)
-                p = "${...}";
-            int shown = (int)strcspn(p, "}\n") + 1;
-            rc = yee_fail(err, YEE_ERR_DECK, "%s:%d: error: %.*s%s is a sweep parameter: run "
-                          "this deck with `yee sweep %s --out DIR`, which writes and runs one "
-                          "resolved deck per job (docs/sweeps.md)", path, line,
-                          shown > 60 ? 60 : shown, p, shown > 60 ? "..." : "",
-                          path);
-        }
-    }
-    free(text);
-    return rc;
+    int line = 0;
+    if (!yee_params_has_placeholder(t->text, &line))
+        return YEE_OK;
+    const char *p = t->text;
+    for (int l = 1; l < line && p; l++)
+        p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+    p = p ? strstr(p, "${") : NULL; /* the first on its line, to show it */
+    if (!p)
+        p = "${...}";
+    int shown = (int)strcspn(p, "}\n") + 1, fline;
+    const char *file;
+    yee_deck_text_place(t, line, &file, &fline);
+    return yee_fail(err, YEE_ERR_DECK, "%s:%d: error: %.*s%s is a sweep parameter: run this deck "
+                    "with `yee sweep %s --out DIR`, which writes and runs one resolved deck per "
+                    "job (docs/sweeps.md)", file ? file : t->files[0], fline,
+                    shown > 60 ? 60 : shown, p, shown > 60 ? "..." : "", t->files[0]);
 }
 
 /* Warnings are printed once per run, by rank 0, not by every MPI rank. */
@@ -450,39 +435,31 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
     if (err)
         err->msg[0] = '\0';
 
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return yee_fail(err, YEE_ERR_IO, "cannot open deck '%s': %s", path, strerror(errno));
-    int placeholder = check_placeholders(path, fp, err);
-    fclose(fp);
-    if (placeholder < 0)
-        return placeholder;
+    /* the text with @include expanded and what libconfig 1.5 misreads refused (io/deck_text.h) */
+    yee_deck_text text;
+    int trc = yee_deck_text_read(path, &text, err);
+    if (trc == YEE_OK)
+        trc = check_placeholders(&text, err);
+    if (trc < 0) {
+        yee_deck_text_free(&text);
+        return trc;
+    }
+    c.text = &text;
 
     config_t lc;
     config_init(&lc);
-    /* @include paths are relative to the deck's directory */
-    char dir[YEE_PATH_LEN];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        slash[slash == dir ? 1 : 0] = '\0';
-        config_set_include_dir(&lc, dir);
-    }
-    if (!config_read_file(&lc, path)) {
-        int rc;
-        if (config_error_type(&lc) == CONFIG_ERR_FILE_IO) {
-            rc = yee_fail(err, YEE_ERR_IO, "cannot read deck '%s': %s", path,
-                          config_error_text(&lc));
-        } else {
-            const char *f = config_error_file(&lc), *text = config_error_text(&lc);
-            /* libconfig arrays are typed by their first element: [4, 4.5] is a syntax error */
-            int mixed = text && strstr(text, "mismatched element type");
-            rc = yee_fail(err, YEE_ERR_DECK, "%s:%d: error: syntax: %s%s", f ? f : path,
-                          config_error_line(&lc), text ? text : "?",
+    if (!config_read_string(&lc, text.text)) {
+        const char *f, *msg = config_error_text(&lc);
+        int line;
+        yee_deck_text_place(&text, config_error_line(&lc), &f, &line);
+        /* libconfig arrays are typed by their first element: [4, 4.5] is a syntax error */
+        int mixed = msg && strstr(msg, "mismatched element type");
+        int rc = yee_fail(err, YEE_ERR_DECK, "%s:%d: error: syntax: %s%s", f ? f : path, line,
+                          msg ? msg : "?",
                           mixed ? " (write every number of an array the same way, e.g. "
                                   "[4.0, 4.5, 4.0], or use a list (4, 4.5, 4))" : "");
-        }
         config_destroy(&lc);
+        yee_deck_text_free(&text);
         return rc;
     }
 
@@ -514,10 +491,12 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
     config_destroy(&lc);
 
     if (rc == YEE_ERR_NOMEM) {
+        yee_deck_text_free(&text);
         yee_config_free(cfg);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "out of memory reading deck '%s'", path);
     }
     rc = yee_rd_flush(&c);
+    yee_deck_text_free(&text);
     if (rc < 0)
         yee_config_free(cfg);
     return rc;

@@ -109,7 +109,7 @@ static void load_poles(yee_rd *c, const yee_rd_scope *msc, const char *list_name
             return;
         }
         yee_pole_cfg *p = &mat->poles[mat->npoles++];
-        p->line = (int)config_setting_source_line(sc.s);
+        p->line = yee_rd_line(c, sc.s);
         p->kind = kind;
         if (kind == YEE_POLE_DEBYE) {
             double tau_fs = 1;
@@ -143,7 +143,7 @@ int yee_deck_load_materials(yee_rd *c, const yee_rd_scope *root, yee_config *cfg
         yee_rd_scope sc;
         if (!yee_rd_list_elem(c, list, "materials[]", "materials", i, &sc))
             continue;
-        m->line = (int)config_setting_source_line(sc.s);
+        m->line = yee_rd_line(c, sc.s);
         const config_setting_t *w;
         char key[160];
         snprintf(m->name, sizeof m->name, "material%d", i);
@@ -238,6 +238,8 @@ int yee_deck_load_geometry(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
     if (!cfg->shapes)
         return YEE_ERR_NOMEM;
     cfg->nshapes = n;
+    double copies = 0; /* lattice copies beyond the first of each object so far */
+    int copies_reported = 0;
     for (int i = 0; i < n; i++) {
         yee_shape_cfg *s = &cfg->shapes[i];
         s->axis[2] = 1;
@@ -246,7 +248,7 @@ int yee_deck_load_geometry(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         yee_rd_scope sc;
         if (!yee_rd_list_elem(c, list, "geometry[]", "geometry", i, &sc))
             continue;
-        s->line = (int)config_setting_source_line(sc.s);
+        s->line = yee_rd_line(c, sc.s);
         char key[160];
         const config_setting_t *w;
         int kind = -1;
@@ -278,7 +280,18 @@ int yee_deck_load_geometry(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
             yee_rd_vec3(c, &lat, "a1", s->lattice[0]);
             yee_rd_vec3(c, &lat, "a2", s->lattice[1]);
             yee_rd_vec3(c, &lat, "a3", s->lattice[2]);
-            yee_rd_int3(c, &lat, "counts", s->counts);
+            if (yee_rd_int3(c, &lat, "counts", s->counts) > 0) {
+                /* the setup visits every copy: a limit keeps it short (model/config.h) */
+                copies += (double)s->counts[0] * s->counts[1] * s->counts[2] - 1;
+                if (copies + cfg->nshapes > YEE_MAX_SHAPE_COPIES && !copies_reported) {
+                    const config_setting_t *wc = config_setting_get_member(lat.s, "counts");
+                    snprintf(key, sizeof key, "%s.lattice.counts", sc.key);
+                    yee_rd_error(c, wc, key, "the lattices make %.0f copies of objects; at most "
+                                 "%d in a deck (got [%d, %d, %d])", copies + cfg->nshapes,
+                                 YEE_MAX_SHAPE_COPIES, s->counts[0], s->counts[1], s->counts[2]);
+                    copies_reported = 1;
+                }
+            }
         }
         if (rk <= 0) {
             free(vmats);

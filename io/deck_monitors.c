@@ -151,7 +151,7 @@ int yee_deck_load_monitors(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         yee_rd_scope sc;
         if (!yee_rd_list_elem(c, list, "monitors[]", "monitors", i, &sc))
             continue;
-        m->line = (int)config_setting_source_line(sc.s);
+        m->line = yee_rd_line(c, sc.s);
         char key[128], got[160], dom[160];
         const config_setting_t *w;
         int kind = -1;
@@ -204,6 +204,11 @@ int yee_deck_load_monitors(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
             snprintf(key, sizeof key, "%s.start", sc.key);
             yee_rd_warn(c, config_setting_get_member(sc.s, "start"), key,
                         "starts after the last step %ld: no frames", cfg->steps);
+        } else if (cfg->steps > 0 && m->start <= 0 && m->interval > cfg->steps) {
+            /* the first frame is at step `interval` (solver/monitors.c) */
+            yee_rd_warn(c, config_setting_get_member(sc.s, "interval"), key,
+                        "%ld is more than the run's %ld steps: no frames", m->interval,
+                        cfg->steps);
         }
     }
     free(name_at);

@@ -6,6 +6,7 @@
  */
 #include "io/deck_reader.h"
 
+#include "io/deck_text.h"
 #include "model/config.h"
 
 #include <ctype.h>
@@ -56,7 +57,8 @@ int yee_rd_flush(yee_rd *c)
     for (int i = 0; i < n; i++)
         yee_err_append(c->err, "%s", c->diags[i].text);
     if (c->nerr > n)
-        yee_err_append(c->err, "%s: error: %d more errors not shown", c->path, c->nerr - n);
+        yee_err_append(c->err, "%s: error: ... and %d more errors (only the first %d are shown)",
+                       c->path, c->nerr - n, YEE_RD_MAX_ERRORS);
     return YEE_ERR_DECK;
 }
 
@@ -79,7 +81,10 @@ long yee_rd_locate(const yee_rd *c, const config_setting_t *s, char *buf, size_t
         }
         if (config_setting_source_line(s) > 0) {
             const char *f = config_setting_source_file(s);
-            snprintf(buf, n, "%s:%u", f ? f : c->path, config_setting_source_line(s));
+            int line = (int)config_setting_source_line(s);
+            if (!f && c->text)
+                yee_deck_text_place(c->text, line, &f, &line);
+            snprintf(buf, n, "%s:%d", f ? f : c->path, line);
             return (long)config_setting_source_line(s);
         }
     }
@@ -107,6 +112,15 @@ void yee_rd_error(yee_rd *c, const config_setting_t *s, const char *key, const c
     va_start(ap, fmt);
     vdiag(c, 0, s, key, fmt, ap);
     va_end(ap);
+}
+
+int yee_rd_line(const yee_rd *c, const config_setting_t *s)
+{
+    const char *f;
+    int line = s ? (int)config_setting_source_line(s) : 0;
+    if (line > 0 && c->text)
+        yee_deck_text_place(c->text, line, &f, &line);
+    return line;
 }
 
 void yee_rd_error_line(yee_rd *c, int line, const char *key, const char *fmt, ...)
@@ -270,7 +284,10 @@ static int check_range(yee_rd *c, const config_setting_t *s, const char *key,
              !((f & YEE_R_NONZERO) && v == 0);
     if (!ok) {
         char range[64];
-        yee_schema_range_text(k, range, sizeof range);
+        if ((f & YEE_R_NONZERO) && v == 0)
+            snprintf(range, sizeof range, "nonzero");
+        else
+            yee_schema_range_text(k, range, sizeof range);
         yee_rd_error(c, s, key, "must be %s (got %s)", range, yee_rd_got(s, got, sizeof got));
         return -1;
     }
@@ -345,9 +362,16 @@ static int number(yee_rd *c, const yee_rd_scope *sc, const char *name, int want_
         *d = k->dval, *i = (long long)k->dval;
     if (rc <= 0)
         return rc;
+    /* io/deck_text.c gives integers past 32 bits libconfig's int64 type (libconfig 1.5 would
+     * cut them); an integer key without an upper limit of its own stops at YEE_RD_INT_LIMIT, so
+     * that the callers' int and long fields hold every accepted value */
     long long iv = want_int ? config_setting_get_int64(s) : 0;
-    if (iv > LONG_MAX / 2)
-        return too_large(c, s, key, 128);
+    if (want_int && !(k->flags & (YEE_R_LT | YEE_R_LE)) &&
+        (iv > YEE_RD_INT_LIMIT || iv < -YEE_RD_INT_LIMIT)) {
+        yee_rd_error(c, s, key, "must be at most %lld in magnitude (got %lld)",
+                     (long long)YEE_RD_INT_LIMIT, iv);
+        return -1;
+    }
     double v = want_int ? (double)iv : yee_cfg_number(s);
     if (check_range(c, s, key, k, v) < 0)
         return -1;
@@ -582,6 +606,14 @@ int yee_rd_int3(yee_rd *c, const yee_rd_scope *sc, const char *name, int out[3])
     double vals[3];
     if (vector(c, s, key, k, 1, vals, 3, "[i, j, k] integers") < 0)
         return -1;
+    for (int a = 0; a < 3; a++)
+        if (vals[a] > YEE_RD_INT_LIMIT || vals[a] < -YEE_RD_INT_LIMIT) {
+            char ekey[160];
+            yee_rd_error(c, yee_rd_elem(s, a, key, ekey, sizeof ekey), ekey,
+                         "must be at most %lld in magnitude (got %.0f)",
+                         (long long)YEE_RD_INT_LIMIT, vals[a]);
+            return -1;
+        }
     for (int a = 0; a < 3; a++)
         out[a] = (int)vals[a];
     return 1;

@@ -50,7 +50,9 @@ static inline double yee_cfg_number(const config_setting_t *s)
 
 /* ---- the error collection ---- */
 
-#define YEE_RD_MAX_ERRORS 40      /* more are counted, not kept */
+/* More are counted, not kept: the flush ends with "... and N more errors". Twenty fill a
+ * screen; a deck with more has one mistake repeated, or is not a deck. */
+#define YEE_RD_MAX_ERRORS 20
 #define YEE_RD_ORDER_SET 0x7fffffffL /* sort key of --set diagnostics: after every deck line */
 
 typedef struct yee_rd_diag {
@@ -63,6 +65,7 @@ typedef struct yee_rd {
     yee_err *err;
     int nerr;
     int quiet;        /* suppress warnings (MPI ranks other than 0) */
+    const struct yee_deck_text *text; /* maps lines of the parsed text to file:line, or NULL */
     yee_rd_diag diags[YEE_RD_MAX_ERRORS];
 } yee_rd;
 
@@ -94,6 +97,9 @@ void yee_rd_error_line(yee_rd *c, int line, const char *key, const char *fmt, ..
  * Returns the sort key: the line, YEE_RD_ORDER_SET, or 0. */
 long yee_rd_locate(const yee_rd *c, const config_setting_t *s, char *buf, size_t n);
 
+/* The line of setting s in its own file (the deck or an @included one), 0 when unknown. */
+int yee_rd_line(const yee_rd *c, const config_setting_t *s);
+
 /* The value of s as shown after "got": as the user would type it (800.0 stays a float). */
 const char *yee_rd_got(const config_setting_t *s, char *buf, size_t n);
 
@@ -116,6 +122,10 @@ void yee_rd_key(char *buf, size_t n, const char *prefix, const char *name);
 
 /* 1 when s is a name: non-empty, only A-Z a-z 0-9 _ . - (run, material, monitor, column). */
 int yee_rd_valid_name(const char *s);
+
+/* The limit of an integer key whose table entry gives none (2^31 - 1): integers up to 64 bits
+ * are read exactly, and one past this is an error naming the key, never cut to 32 bits. */
+#define YEE_RD_INT_LIMIT 2147483647LL
 
 /* ---- typed getters ----
  * Each looks `name` up in the scope and its key in the table (a key missing from the table is

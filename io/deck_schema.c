@@ -260,10 +260,11 @@ static const yee_deck_key schema[] = {
      .doc = "Samples ( [t, value], ... ), at least 2, times increasing; linear in between, 0 "
             "outside."},
     {.path = "sources[].amplitude", .type = YEE_KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
-     .flags = YEE_R_NONZERO,
+     .flags = YEE_R_NONZERO | YEE_R_GE | YEE_R_LE, .lo = -1e30, .hi = 1e30,
      .doc = "Scale of the profile: dipole current moment I*l; volume current density (per "
             "area on a plane, per length on a line); planewave and gaussian_beam incident E "
-            "(the beam's on axis at the focus). Normalized units."},
+            "(the beam's on axis at the focus). Normalized units; fields are 32-bit floats, "
+            "which end at 3.4e38."},
 
     {.path = "monitors", .type = YEE_KT_LIST, .unit = "-", .def = "()",
      .doc = "List of monitors, ( {...}, {...} )."},
@@ -324,10 +325,15 @@ static const yee_deck_key schema[] = {
 
     {.path = "output", .type = YEE_KT_GROUP, .unit = "-", .def = "-", .doc = "Where results go."},
     {.path = "output.directory", .type = YEE_KT_STRING, .unit = "-", .def = ".",
-     .doc = "Directory of the output files (must exist)."},
+     .doc = "Directory of the output files, created when missing."},
     {.path = "output.geometry", .type = YEE_KT_BOOL, .unit = "-", .def = "false", .dval = 0,
      .doc = "Write the rasterized permittivity per E component to /snapshots/geometry/Ex.. of the "
             "run's HDF5 file (and legacy VTK on one rank)."},
+    {.path = "output.flush_seconds", .type = YEE_KT_FLOAT, .unit = "s", .def = "5", .dval = 5,
+     .flags = YEE_R_GE, .lo = 0,
+     .doc = "Most seconds between two flushes of the run file after snapshot frames (the first "
+            "frame is always flushed; 0: after every frame). A run killed by SIGKILL keeps every "
+            "frame flushed before (docs/output.md)."},
 
     {.path = "checkpoint", .type = YEE_KT_GROUP, .unit = "-", .def = "-",
      .doc = "Checkpoints of a long run, continued with `yee run DECK --restart CKPT` "
@@ -457,6 +463,10 @@ void yee_schema_range_text(const yee_deck_key *k, char *buf, size_t n)
         snprintf(buf, n, "%s %g", (f & YEE_R_LT) ? "<" : "<=", k->hi);
     else if (f & YEE_R_NONZERO)
         snprintf(buf, n, "nonzero");
+    if ((f & YEE_R_NONZERO) && (f & (YEE_R_GT | YEE_R_GE | YEE_R_LT | YEE_R_LE))) {
+        const size_t len = strlen(buf);
+        snprintf(buf + len, n - len, ", nonzero");
+    }
 }
 
 void yee_deck_print_keys(FILE *out)

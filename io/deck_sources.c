@@ -140,7 +140,7 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         yee_rd_scope sc;
         if (!yee_rd_list_elem(c, list, "sources[]", "sources", i, &sc))
             continue;
-        src->line = (int)config_setting_source_line(sc.s);
+        src->line = yee_rd_line(c, sc.s);
         char key[128], got[128], dom[160];
         const config_setting_t *w;
         int idx = 0;

@@ -7,6 +7,7 @@
  * a bad block on one rank fails every rank instead of leaving the others waiting in H5Dwrite.
  * This file does not decide what to sample or when; solver/ does.
  */
+#define _GNU_SOURCE /* fallocate(2) with FALLOC_FL_KEEP_SIZE (yee_h5_reserve) */
 #include "io/h5out.h"
 
 #include <errno.h>
@@ -15,6 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #ifndef YEE_VERSION
 #define YEE_VERSION "0.1.0"
@@ -30,8 +36,28 @@
     "length: um; time: c-units (1 = um/c = 3.33564 fs); fields: normalized (eps0 = mu0 = c = 1, " \
     "H stored as eta0*H)"
 
-/* One /snapshots/<monitor>/<Comp> dataset and the frame labels collected for it. The labels stay
- * in memory and become attributes at close, so they are right however many frames were written. */
+/* Names of the frame-label datasets under /snapshot_labels/<monitor>/<Comp>/. They are datasets,
+ * not attributes of the snapshot: attributes live in the object header, whose 64 KiB limit ends
+ * at about 8000 frames, and a dataset's elements can be rewritten in place at every flush. */
+enum { LAB_STEPS, LAB_TIMES, LAB_TIMES_FS, NLAB };
+static const char *const lab_name[NLAB] = {"steps", "times", "times_fs"};
+
+/* Seconds between two flushes after snapshot frames until yee_h5_set_flush_seconds says
+ * otherwise (the deck's output.flush_seconds): a flush ends in MPI_File_sync (fsync), which waits
+ * for the frame data to reach the disk, so a run writing large frames often would otherwise pay
+ * that wait at every frame (docs/output.md). */
+#define FLUSH_SECONDS_DEFAULT 5.0
+
+/* Free bytes a file system must have for yee_h5_create to start (see check_space). */
+#define YEE_H5_MIN_FREE (128 * 1024)
+
+/* Bytes yee_h5_reserve adds for what HDF5 allocates after the reservation (object headers,
+ * heaps, the metadata written at flushes and at close). */
+#define YEE_H5_RESERVE_MARGIN (1024.0 * 1024.0)
+
+/* One /snapshots/<monitor>/<Comp> dataset and the frame labels collected for it. The labels are
+ * kept in memory (identical on every rank) and copied into the label datasets at every flush and
+ * at close: frames [dirty_lo, dirty_hi) changed since the last copy. */
 typedef struct snap {
     char monitor[YEE_NAME_LEN];
     int component;
@@ -43,6 +69,9 @@ typedef struct snap {
     long *steps;         /* [nframes], -1 until written */
     double *times;       /* [nframes], NaN until written */
     hid_t dset;
+    hid_t lab[NLAB];     /* /snapshot_labels/<monitor>/<Comp>/{steps,times,times_fs} */
+    long dirty_lo, dirty_hi;
+    long fw_in_file;     /* the frames_written attribute as last written; -1: not yet */
 } snap;
 
 struct yee_h5 {
@@ -54,7 +83,19 @@ struct yee_h5 {
     int nsnaps, cap;
     snap *snaps;
     int reopened; /* yee_h5_reopen: snapshot datasets exist already */
+    double flush_every; /* seconds between flushes after frames (rank 0's value counts) */
+    double last_flush;  /* MPI_Wtime of the last flush; < 0: none after a frame yet */
+    int failed;         /* a write or flush of this file failed (yee_h5_shutdown_unsafe) */
 };
+
+/* Set once a file whose writes failed has been closed (or could not be): see
+ * yee_h5_shutdown_unsafe. */
+static int shutdown_unsafe;
+
+int yee_h5_shutdown_unsafe(void)
+{
+    return shutdown_unsafe;
+}
 
 /* ---- small helpers ---- */
 
@@ -191,6 +232,49 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     return YEE_OK;
 }
 
+/* Bytes free to this user on the file system of the file at path (its folder); HUGE_VAL when
+ * unknown, so that the checks below leave the decision to HDF5. */
+static double free_bytes(const char *path)
+{
+    char dir[YEE_PATH_LEN];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct statvfs st;
+    if (statvfs(dir, &st) != 0)
+        return HUGE_VAL;
+    return (double)st.f_bavail * (double)st.f_frsize;
+}
+
+/* Fail cleanly, before HDF5 holds anything of the file, when its file system has almost no room:
+ * HDF5 1.10 cannot recover from a failed H5Fclose (the file's metadata not written for lack of
+ * space): the library then crashes in its own shutdown at MPI_Finalize. Frame data that does not
+ * fit later fails in H5Dwrite, which is recoverable (io/h5out.h, "Write errors"). */
+static int check_space(const char *path, MPI_Comm comm, int rank, yee_err *err)
+{
+    double avail = rank == 0 ? free_bytes(path) : 0.0;
+    MPI_Bcast(&avail, 1, MPI_DOUBLE, 0, comm);
+    if (avail < YEE_H5_MIN_FREE)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s': only %.0f KiB free on its file "
+                        "system (the run file needs at least %d KiB for its metadata)", path,
+                        avail / 1024.0, YEE_H5_MIN_FREE / 1024);
+    return YEE_OK;
+}
+
+/* " (no space left on the file system)" when rank 0 finds less than `need` bytes free next to
+ * the file: MPI-IO reports a full disk to HDF5 only as "file write failed". Collective. */
+static const char *space_hint(const yee_h5 *h, double need)
+{
+    int full = h->rank == 0 && free_bytes(h->path) < need;
+    MPI_Bcast(&full, 1, MPI_INT, 0, h->comm);
+    return full ? " (no space left on the file system)" : "";
+}
+
 /* Create (cfg != NULL) or reopen read-write (cfg == NULL) the file at path. */
 static int h5_open(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
                    yee_h5 **out, yee_err *err)
@@ -206,8 +290,14 @@ static int h5_open(const char *path, MPI_Comm comm, const yee_config *cfg, const
     h->comm = comm;
     h->file = h->dxpl = -1;
     MPI_Comm_rank(comm, &h->rank);
+    h->last_flush = -1.0;
+    h->flush_every = FLUSH_SECONDS_DEFAULT;
 
-    int rc = YEE_OK;
+    int rc = cfg ? check_space(path, comm, h->rank, err) : YEE_OK;
+    if (rc != YEE_OK) {
+        free(h);
+        return rc;
+    }
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0 || H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0) {
         char why[512];
@@ -265,15 +355,230 @@ int yee_h5_reopen(const char *path, MPI_Comm comm, yee_h5 **out, yee_err *err)
     return h5_open(path, comm, NULL, NULL, out, err);
 }
 
+/* ---- frame labels and flushing ---- */
+
+/* Copy frames [dirty_lo, dirty_hi) of the labels of s into its label datasets (rank 0 writes,
+ * every rank joins the collective write) and frames_written into its attribute. Labels go first:
+ * a file cut short between the two holds frames_written of the older, smaller count. */
+static herr_t write_labels(yee_h5 *h, snap *s)
+{
+    herr_t rc = 0;
+    if (s->dirty_hi > s->dirty_lo) {
+        const hsize_t lo = (hsize_t)s->dirty_lo, n = (hsize_t)(s->dirty_hi - s->dirty_lo);
+        int64_t *steps = (int64_t *)malloc(n * sizeof *steps);
+        double *fs = (double *)malloc(n * sizeof *fs);
+        if (!steps || !fs)
+            rc = -1;
+        for (hsize_t f = 0; rc >= 0 && f < n; f++) {
+            steps[f] = s->steps[lo + f];
+            fs[f] = s->times[lo + f] * YEE_TIME_UNIT_FS;
+        }
+        const void *buf[NLAB] = {steps, s->times + lo, fs};
+        const hid_t type[NLAB] = {H5T_NATIVE_INT64, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE};
+        for (int l = 0; l < NLAB && rc >= 0; l++) {
+            hid_t fspace = H5Dget_space(s->lab[l]);
+            hid_t mspace = H5Screate_simple(1, &n, NULL);
+            rc = fspace < 0 || mspace < 0 ? -1 : 0;
+            if (rc >= 0 && h->rank == 0)
+                rc = H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &lo, NULL, &n, NULL);
+            else if (rc >= 0)
+                rc = H5Sselect_none(fspace) < 0 || H5Sselect_none(mspace) < 0 ? -1 : 0;
+            if (rc >= 0)
+                rc = H5Dwrite(s->lab[l], type[l], mspace, fspace, h->dxpl, buf[l]);
+            if (mspace >= 0)
+                H5Sclose(mspace);
+            if (fspace >= 0)
+                H5Sclose(fspace);
+        }
+        free(steps);
+        free(fs);
+        if (rc >= 0)
+            s->dirty_lo = s->dirty_hi = 0;
+    }
+    if (rc >= 0 && s->fw_in_file != s->frames_written) {
+        int64_t fw = s->frames_written;
+        rc = set_attr(s->dset, "frames_written", H5T_NATIVE_INT64, 0, NULL, &fw);
+        if (rc >= 0)
+            s->fw_in_file = s->frames_written;
+    }
+    return rc;
+}
+
+static void mark_dirty(snap *s, long lo, long hi)
+{
+    if (s->dirty_hi <= s->dirty_lo) {
+        s->dirty_lo = lo;
+        s->dirty_hi = hi;
+        return;
+    }
+    if (lo < s->dirty_lo)
+        s->dirty_lo = lo;
+    if (hi > s->dirty_hi)
+        s->dirty_hi = hi;
+}
+
+/* Every snapshot's labels into the file; the first failure is reported in err. */
+static int write_all_labels(yee_h5 *h, yee_err *err)
+{
+    char why[512];
+    for (int i = 0; i < h->nsnaps; i++) {
+        snap *s = &h->snaps[i];
+        if (s->dset >= 0 && write_labels(h, s) < 0)
+            return YEE_FAIL(err, YEE_ERR_IO, "cannot write frame labels of '%s:/snapshots/%s/%s': "
+                            "%s", h->path, s->monitor, yee_component_name(s->component),
+                            h5_reason(why));
+    }
+    return YEE_OK;
+}
+
 int yee_h5_flush(yee_h5 *h, yee_err *err)
 {
     char why[512];
-    if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
-        return YEE_FAIL(err, YEE_ERR_IO, "cannot flush '%s': %s", h->path, h5_reason(why));
+    int rc = write_all_labels(h, err);
+    if (rc == YEE_OK && H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = YEE_FAIL(err, YEE_ERR_IO, "cannot flush '%s': %s", h->path, h5_reason(why));
+    /* every rank returns the same status, so that none waits alone in the next collective */
+    if (!all_ok(h->comm, rc == YEE_OK)) {
+        h->failed = 1;
+        if (rc == YEE_OK)
+            rc = YEE_FAIL(err, YEE_ERR_IO, "cannot flush '%s': failed on another rank", h->path);
+        return rc;
+    }
+    return YEE_OK;
+}
+
+void yee_h5_set_flush_seconds(yee_h5 *h, double seconds)
+{
+    h->flush_every = seconds > 0.0 ? seconds : 0.0;
+}
+
+/* Give back the blocks yee_h5_reserve kept past the end of the closed file: a file that grows
+ * by a byte and shrinks back loses every block past its end (ext4, XFS, tmpfs). */
+static void release_reserve(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && ftruncate(fd, st.st_size + 1) == 0 &&
+        ftruncate(fd, st.st_size) != 0)
+        fprintf(stderr, "yee: warning: '%s' may have grown by a byte: %s\n", path,
+                strerror(errno));
+    close(fd);
+}
+
+/* Human-readable bytes for messages. */
+static const char *bytes_text(double b, char *buf, size_t n)
+{
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024.0 && u < 4) {
+        b /= 1024.0;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+    return buf;
+}
+
+int yee_h5_reserve(yee_h5 *h, double more_bytes, yee_err *err)
+{
+    /* Rank 0 reserves for the whole shared file. FALLOC_FL_KEEP_SIZE leaves the file's length to
+     * HDF5 (which trims it to what it used at close); a file system that cannot reserve (NFS,
+     * some parallel file systems) is left to the write errors of the run. */
+    int code = 0; /* 0: reserved or not possible here; else errno of a refusal (ENOSPC, EDQUOT) */
+    double want = 0.0;
+    if (h->rank == 0) {
+        hsize_t size = 0;
+        if (H5Fget_filesize(h->file, &size) >= 0) {
+            want = (double)size + (more_bytes > 0.0 ? more_bytes : 0.0) + YEE_H5_RESERVE_MARGIN;
+            int fd = open(h->path, O_WRONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)want) != 0 &&
+                    (errno == ENOSPC || errno == EDQUOT || errno == EFBIG))
+                    code = errno;
+                close(fd);
+            }
+        }
+    }
+    int msg[1] = {code};
+    MPI_Bcast(msg, 1, MPI_INT, 0, h->comm);
+    MPI_Bcast(&want, 1, MPI_DOUBLE, 0, h->comm);
+    if (msg[0] == 0)
+        return YEE_OK;
+    char need[32], have[32];
+    const double avail = h->rank == 0 ? free_bytes(h->path) : 0.0;
+    return YEE_FAIL(err, YEE_ERR_IO, "not enough room for the output '%s': it needs %s on its "
+                    "file system (%s)%s%s", h->path, bytes_text(want, need, sizeof need),
+                    strerror(msg[0]), h->rank == 0 && avail < HUGE_VAL ? ", free: " : "",
+                    h->rank == 0 && avail < HUGE_VAL ? bytes_text(avail, have, sizeof have) : "");
+}
+
+int yee_h5_frames_done(yee_h5 *h, yee_err *err)
+{
+    /* rank 0's clock decides, so that every rank enters the collective flush or none does */
+    int due = h->rank == 0 && (h->last_flush < 0 || MPI_Wtime() - h->last_flush >= h->flush_every);
+    MPI_Bcast(&due, 1, MPI_INT, 0, h->comm);
+    if (!due)
+        return YEE_OK;
+    YEE_TRY(yee_h5_flush(h, err));
+    h->last_flush = MPI_Wtime();
     return YEE_OK;
 }
 
 /* ---- snapshots ---- */
+
+/* Open (a restarted run's file) or create the label datasets of s, (nframes) each: steps int64,
+ * times and times_fs float64. New ones are written whole (-1, NaN) at the next flush. */
+static herr_t define_labels(yee_h5 *h, snap *s, const char *cname)
+{
+    hid_t g[3] = {-1, -1, -1}, space = -1, dcpl = -1;
+    const hid_t type[NLAB] = {H5T_NATIVE_INT64, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE};
+    hsize_t n = (hsize_t)s->nframes;
+    herr_t rc = -1;
+    int created = 0;
+    do {
+        if ((g[0] = open_or_create_group(h->file, "snapshot_labels")) < 0 ||
+            (g[1] = open_or_create_group(g[0], s->monitor)) < 0 ||
+            (g[2] = open_or_create_group(g[1], cname)) < 0)
+            break;
+        if ((space = H5Screate_simple(1, &n, NULL)) < 0 ||
+            (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
+            H5Pset_layout(dcpl, H5D_CONTIGUOUS) < 0 ||
+            H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
+            H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)
+            break;
+        int l = 0;
+        for (; l < NLAB; l++) {
+            if (h->reopened && H5Lexists(g[2], lab_name[l], H5P_DEFAULT) > 0) {
+                s->lab[l] = H5Dopen2(g[2], lab_name[l], H5P_DEFAULT);
+                hid_t have = s->lab[l] < 0 ? -1 : H5Dget_space(s->lab[l]);
+                hssize_t np = have < 0 ? -1 : H5Sget_simple_extent_npoints(have);
+                if (have >= 0)
+                    H5Sclose(have);
+                if (np != (hssize_t)n)
+                    break;
+            } else {
+                s->lab[l] = H5Dcreate2(g[2], lab_name[l], type[l], space, H5P_DEFAULT, dcpl,
+                                       H5P_DEFAULT);
+                if (s->lab[l] < 0)
+                    break;
+                created = 1;
+            }
+        }
+        if (l == NLAB)
+            rc = 0;
+    } while (0);
+    if (created)
+        mark_dirty(s, 0, s->nframes);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    for (int i = 2; i >= 0; i--)
+        if (g[i] >= 0)
+            H5Gclose(g[i]);
+    return rc;
+}
 
 int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const int64_t shape[3],
                            const double origin[3], const double spacing[3], long nframes,
@@ -307,6 +612,9 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
     snap *s = &h->snaps[h->nsnaps];
     memset(s, 0, sizeof *s);
     s->dset = -1;
+    for (int l = 0; l < NLAB; l++)
+        s->lab[l] = -1;
+    s->fw_in_file = -1;
     snprintf(s->monitor, sizeof s->monitor, "%s", monitor);
     s->component = component;
     s->nframes = nframes;
@@ -363,11 +671,18 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
         s->dset = H5Dcreate2(g_mon, cname, H5_REAL, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
         if (s->dset < 0)
             break;
+        char lpath[2 * YEE_NAME_LEN + 24];
+        snprintf(lpath, sizeof lpath, "/snapshot_labels/%s/%s", monitor, cname);
         if (set_doubles(s->dset, "origin", 3, s->origin) < 0 ||
-            set_doubles(s->dset, "spacing", 3, s->spacing) < 0)
+            set_doubles(s->dset, "spacing", 3, s->spacing) < 0 ||
+            set_str_attr(s->dset, "labels", lpath) < 0)
             break;
         ok = 1;
     } while (0);
+    if (ok && define_labels(h, s, cname) < 0) {
+        ok = 0;
+        other_shape = 0;
+    }
     char why[512];
     if (other_shape)
         snprintf(why, sizeof why, "the dataset in the file has another shape than this run's "
@@ -384,6 +699,9 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
     if (g_snap >= 0)
         H5Gclose(g_snap);
     if (!ok) {
+        for (int l = 0; l < NLAB; l++)
+            if (s->lab[l] >= 0)
+                H5Dclose(s->lab[l]);
         if (s->dset >= 0)
             H5Dclose(s->dset);
         free(s->steps);
@@ -405,6 +723,7 @@ int yee_h5_snapshot_label(yee_h5 *h, int id, long frame, long step, double time,
     s->times[frame] = time;
     if (frame + 1 > s->frames_written)
         s->frames_written = frame + 1;
+    mark_dirty(s, frame, frame + 1);
     return YEE_OK;
 }
 
@@ -472,19 +791,30 @@ int yee_h5_snapshot_write(yee_h5 *h, int id, long frame, long step, double time,
         H5Sclose(mspace);
     if (fspace >= 0)
         H5Sclose(fspace);
-    if (rc < 0)
-        return YEE_FAIL(err, YEE_ERR_IO, "cannot write frame %ld of '%s:%s': %s", frame, h->path,
-                        obj, why);
+    /* MPI-IO may report a failed write (a full disk) on the aggregating ranks only: agree, so
+     * that every rank stops here and no frame counts that is not whole in the file */
+    if (!all_ok(h->comm, rc >= 0)) {
+        h->failed = 1;
+        const double frame_bytes = (double)sizeof(yee_real) * (double)s->shape[0] *
+                                   (double)s->shape[1] * (double)s->shape[2];
+        const char *hint = space_hint(h, frame_bytes + 4096.0);
+        if (rc >= 0)
+            return YEE_FAIL(err, YEE_ERR_IO, "cannot write frame %ld of '%s:%s': failed on another "
+                            "rank%s", frame, h->path, obj, hint);
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot write frame %ld of '%s:%s': %s%s", frame,
+                        h->path, obj, why, hint);
+    }
     s->steps[frame] = step;
     s->times[frame] = time;
     if (frame + 1 > s->frames_written)
         s->frames_written = frame + 1;
+    mark_dirty(s, frame, frame + 1);
     return YEE_OK;
 }
 
 /* Closes the handles of a dataset write (any may be -1) and reports rc < 0 as YEE_ERR_IO naming
  * the object, with HDF5's innermost reason (read before the handles are closed). */
-static int end_write(const yee_h5 *h, herr_t rc, hid_t mspace, hid_t fspace, hid_t dset, hid_t g,
+static int end_write(yee_h5 *h, herr_t rc, hid_t mspace, hid_t fspace, hid_t dset, hid_t g,
                      const char *obj, yee_err *err)
 {
     char why[512];
@@ -498,8 +828,10 @@ static int end_write(const yee_h5 *h, herr_t rc, hid_t mspace, hid_t fspace, hid
         H5Dclose(dset);
     if (g >= 0)
         H5Gclose(g);
-    if (rc < 0)
+    if (rc < 0) {
+        h->failed = 1;
         return YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s:%s': %s", h->path, obj, why);
+    }
     return YEE_OK;
 }
 
@@ -821,42 +1153,42 @@ static int write_xmf(const yee_h5 *h, yee_err *err)
 
 /* ---- close ---- */
 
+static void free_writer(yee_h5 *h)
+{
+    for (int i = 0; i < h->nsnaps; i++) {
+        free(h->snaps[i].steps);
+        free(h->snaps[i].times);
+    }
+    free(h->snaps);
+    free(h);
+}
+
 int yee_h5_close(yee_h5 *h, yee_err *err)
 {
     if (!h)
         return YEE_OK;
-    int rc = YEE_OK;
     char why[512];
+    if (!all_ok(h->comm, !h->failed)) {
+        /* After a failed write HDF5 1.10 cannot close the file: H5Fclose fails part way on the
+         * ranks that meet the error and the others wait for them in its collectives, and its
+         * shutdown then crashes. The file keeps what the last flush wrote (whole frames and true
+         * labels); the process ends without HDF5's shutdown (yee_h5_shutdown_unsafe). */
+        shutdown_unsafe = 1;
+        YEE_FAIL(err, YEE_ERR_IO, "'%s' was left as its last flush wrote it, after a failed write",
+                 h->path);
+        free_writer(h);
+        return YEE_ERR_IO;
+    }
+    /* The labels of the frames written since the last flush. */
+    int rc = write_all_labels(h, err);
     for (int i = 0; i < h->nsnaps; i++) {
         snap *s = &h->snaps[i];
-        if (s->dset < 0)
-            continue;
-        /* Frame labels: identical on every rank (every rank took part in every write). */
-        hsize_t nf = (hsize_t)s->nframes;
-        int64_t *steps = (int64_t *)malloc((nf ? nf : 1) * sizeof *steps);
-        double *fs = (double *)malloc((nf ? nf : 1) * sizeof *fs);
-        int64_t fw = s->frames_written;
-        if (!steps || !fs) {
-            if (rc == YEE_OK)
-                rc = YEE_FAIL(err, YEE_ERR_NOMEM, "%s: cannot allocate frame labels", h->path);
-        } else {
-            for (hsize_t f = 0; f < nf; f++) {
-                steps[f] = s->steps[f];
-                fs[f] = s->times[f] * YEE_TIME_UNIT_FS;
-            }
-            if ((set_attr(s->dset, "steps", H5T_NATIVE_INT64, 1, &nf, steps) < 0 ||
-                 set_doubles(s->dset, "times", nf, s->times) < 0 ||
-                 set_doubles(s->dset, "times_fs", nf, fs) < 0 ||
-                 set_attr(s->dset, "frames_written", H5T_NATIVE_INT64, 0, NULL, &fw) < 0) &&
-                rc == YEE_OK)
-                rc = YEE_FAIL(err, YEE_ERR_IO,
-                              "cannot write frame labels of '%s:/snapshots/%s/%s': %s",
-                              h->path, s->monitor, yee_component_name(s->component),
-                              h5_reason(why));
-        }
-        free(steps);
-        free(fs);
-        if (H5Dclose(s->dset) < 0 && rc == YEE_OK)
+        for (int l = 0; l < NLAB; l++)
+            if (s->lab[l] >= 0 && H5Dclose(s->lab[l]) < 0 && rc == YEE_OK)
+                rc = YEE_FAIL(err, YEE_ERR_IO, "cannot close the frame labels of "
+                              "'%s:/snapshots/%s/%s': %s", h->path, s->monitor,
+                              yee_component_name(s->component), h5_reason(why));
+        if (s->dset >= 0 && H5Dclose(s->dset) < 0 && rc == YEE_OK)
             rc = YEE_FAIL(err, YEE_ERR_IO, "cannot close '%s:/snapshots/%s/%s': %s", h->path,
                           s->monitor, yee_component_name(s->component), h5_reason(why));
         s->dset = -1;
@@ -865,6 +1197,10 @@ int yee_h5_close(yee_h5 *h, yee_err *err)
         H5Pclose(h->dxpl);
     if (h->file >= 0 && H5Fclose(h->file) < 0 && rc == YEE_OK)
         rc = YEE_FAIL(err, YEE_ERR_IO, "cannot close '%s': %s", h->path, h5_reason(why));
+    if (!all_ok(h->comm, rc == YEE_OK))
+        shutdown_unsafe = 1;
+    else if (h->rank == 0)
+        release_reserve(h->path);
     /* Only rank 0 writes the sidecar; share its outcome so close fails or succeeds everywhere. */
     int xmf_rc = YEE_OK;
     if (h->rank == 0 && rc == YEE_OK)
@@ -875,11 +1211,6 @@ int yee_h5_close(yee_h5 *h, yee_err *err)
             YEE_FAIL(err, YEE_ERR_IO, "rank 0 could not write the XDMF sidecar of '%s'", h->path);
         rc = xmf_rc;
     }
-    for (int i = 0; i < h->nsnaps; i++) {
-        free(h->snaps[i].steps);
-        free(h->snaps[i].times);
-    }
-    free(h->snaps);
-    free(h);
+    free_writer(h);
     return rc;
 }

@@ -7,8 +7,16 @@
  *                          steps, precision, units
  *   /snapshots/<monitor>/<Comp>   (nframes, nz, ny, nx) of yee_real, x fastest; attributes
  *                          origin[3] (um, position of element [f,0,0,0] of this staggered
- *                          component, x y z order), spacing[3] (um), steps[nframes], times[nframes]
- *                          (c-units) and times_fs[nframes]
+ *                          component, x y z order), spacing[3] (um), frames_written (int64: frames
+ *                          [0, frames_written) are whole in the file) and labels (the path below)
+ *   /snapshot_labels/<monitor>/<Comp>/steps|times|times_fs   (nframes) int64, float64 (c-units),
+ *                          float64 (fs): each frame's step and time; -1 / NaN for a frame not
+ *                          written. Datasets, not attributes, so that any number of frames fits
+ *                          (files of earlier yee versions have them as attributes of the snapshot).
+ * Crash safety: the file is flushed at yee_h5_flush, by yee_h5_frames_done at most every
+ * yee_h5_set_flush_seconds (default 5 s; the first frame always), and at close. Between flushes only
+ * raw frame data is written (datasets are allocated at definition), so a process killed at any
+ * point leaves a file that opens and whose frames_written/labels describe whole frames.
  *   /probes/<monitor>      (nsteps, ncomp) of yee_real; attributes components ("Ex,Ez"),
  *                          position[ncomp][3] (um, the grid node sampled per component),
  *                          t0[ncomp] (c-units, time of row 0 per component), dt (c-units)
@@ -48,6 +56,28 @@ int yee_h5_reopen(const char *path, MPI_Comm comm, yee_h5 **out, yee_err *err);
  * written so far and opens cleanly, even if the process is killed before yee_h5_close. */
 int yee_h5_flush(yee_h5 *h, yee_err *err);
 
+/* 1 once this process closed a file whose writes failed (a full disk, an I/O error), on every
+ * rank alike. HDF5 1.10 keeps such a file in a state its own shutdown (at MPI_Finalize or exit)
+ * crashes on, so the application ends the process without that shutdown (app/main.c). */
+int yee_h5_shutdown_unsafe(void);
+
+/* Reserve disk blocks for the whole file (collective): its datasets as defined so far (snapshot
+ * frames are allocated at definition), more_bytes for what is written at close (probes,
+ * spectra) and a margin for metadata. A file system without room fails here, before the run
+ * takes a step, with the size needed ("not enough room for the output ..."); one that cannot
+ * reserve blocks (fallocate unsupported) is not an error. With the blocks reserved, later writes
+ * into the file do not meet a full disk. */
+int yee_h5_reserve(yee_h5 *h, double more_bytes, yee_err *err);
+
+/* Most seconds between the flushes yee_h5_frames_done makes (the deck's output.flush_seconds;
+ * default 5; 0: after every frame). Only rank 0's value counts. */
+void yee_h5_set_flush_seconds(yee_h5 *h, double seconds);
+
+/* Call after the components of a snapshot frame are written (collective): flushes (labels,
+ * frames_written, H5Fflush) when the last flush is at least the flush interval old by rank 0's
+ * clock, or none was made after a frame yet. */
+int yee_h5_frames_done(yee_h5 *h, yee_err *err);
+
 /* Define /snapshots/<monitor>/<component name>, shape (nframes, shape[2], shape[1], shape[0]).
  * shape is (nx, ny, nz) of the sampled nodes; origin/spacing in um. Returns an id in *out_id. */
 int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const int64_t shape[3],
@@ -61,8 +91,8 @@ int yee_h5_snapshot_write(yee_h5 *h, int id, long frame, long step, double time,
                           yee_err *err);
 
 /* Record the label of frame `frame` of snapshot id without writing data: a frame the run wrote
- * before the checkpoint a restarted run continues from, so that close writes the complete
- * steps/times attributes and XDMF. Same on every rank; not collective. */
+ * before the checkpoint a restarted run continues from, so that the labels written at flush and
+ * close and the XDMF are complete. Same on every rank; not collective. */
 int yee_h5_snapshot_label(yee_h5 *h, int id, long frame, long step, double time, yee_err *err);
 
 /* Write /probes/<monitor>: nsteps rows of ncomp values (row-major). Only the owning rank passes

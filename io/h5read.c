@@ -265,6 +265,51 @@ static hid_t open_snapshot(yee_h5_reader *r, const char *monitor, const char *co
     return d;
 }
 
+/* The n-element 1-D dataset `name` under `group` (an open group) as doubles; -1 when absent or
+ * of another size. */
+static int read_double_dataset(hid_t group, const char *name, double *out, long n)
+{
+    if (H5Lexists(group, name, H5P_DEFAULT) <= 0)
+        return -1;
+    hid_t d = H5Dopen2(group, name, H5P_DEFAULT);
+    if (d < 0)
+        return -1;
+    hid_t sp = H5Dget_space(d);
+    int rc = -1;
+    if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == (hssize_t)n)
+        rc = n == 0 || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0
+                 ? 0 : -1;
+    if (sp >= 0)
+        H5Sclose(sp);
+    H5Dclose(d);
+    return rc;
+}
+
+/* Steps and times (fs) of the n frames of snapshot d: the datasets under
+ * /snapshot_labels/<monitor>/<comp>, or in files of earlier yee versions the attributes of d. */
+static int read_labels(yee_h5_reader *r, const char *monitor, const char *comp, hid_t d,
+                       double *steps, double *times_fs, long n)
+{
+    char group[2 * YEE_NAME_LEN + 24];
+    snprintf(group, sizeof group, "/snapshot_labels/%s/%s", monitor, comp);
+    char mon[YEE_NAME_LEN + 24];
+    snprintf(mon, sizeof mon, "/snapshot_labels/%s", monitor);
+    if (H5Lexists(r->file, "/snapshot_labels", H5P_DEFAULT) > 0 &&
+        H5Lexists(r->file, mon, H5P_DEFAULT) > 0 && H5Lexists(r->file, group, H5P_DEFAULT) > 0) {
+        hid_t g = H5Gopen2(r->file, group, H5P_DEFAULT);
+        if (g < 0)
+            return -1;
+        int rc = read_double_dataset(g, "steps", steps, n) < 0 ||
+                         read_double_dataset(g, "times_fs", times_fs, n) < 0
+                     ? -1 : 0;
+        H5Gclose(g);
+        return rc;
+    }
+    return read_double_attr(d, "steps", steps, (int)n) < 0 ||
+                   read_double_attr(d, "times_fs", times_fs, (int)n) < 0
+               ? -1 : 0;
+}
+
 int yee_h5_snapshot_meta(yee_h5_reader *r, const char *monitor, const char *comp,
                          yee_snapshot_meta *out, yee_err *err)
 {
@@ -298,11 +343,10 @@ int yee_h5_snapshot_meta(yee_h5_reader *r, const char *monitor, const char *comp
     }
     /* frames_written is absent from files of older yee versions: then every labelled frame */
     double fw = -1;
-    if (read_double_attr(d, "steps", steps, (int)dims[0]) < 0 ||
-        read_double_attr(d, "times_fs", out->times_fs, (int)dims[0]) < 0) {
+    if (read_labels(r, monitor, comp, d, steps, out->times_fs, (long)dims[0]) < 0) {
         free(steps);
-        rc = yee_fail(err, YEE_ERR_IO, "'%s': %s has no steps/times_fs attributes of %ld frames "
-                      "(was the run's file closed?)", r->path, where, out->nframes);
+        rc = yee_fail(err, YEE_ERR_IO, "'%s': %s has no frame labels (steps, times_fs) of %ld "
+                      "frames", r->path, where, out->nframes);
         goto done;
     }
     read_double_attr(d, "frames_written", &fw, 1);

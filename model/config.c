@@ -85,3 +85,15 @@ void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3])
         }
     }
 }
+
+double yee_config_shape_copies(const yee_config *cfg)
+{
+    double total = 0;
+    for (int i = 0; i < cfg->nshapes; i++) {
+        double n = 1;
+        for (int a = 0; a < 3; a++)
+            n *= cfg->shapes[i].counts[a] > 0 ? cfg->shapes[i].counts[a] : 1;
+        total += n;
+    }
+    return total;
+}

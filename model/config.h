@@ -203,6 +203,8 @@ typedef struct yee_config {
     int subpixel;                /* anisotropic subpixel averaging at dielectric interfaces */
     int subpixel_samples;        /* supersampling points per axis of a dual cell */
     int geometry_out;            /* write the rasterized permittivity to HDF5 (and VTK) */
+    double flush_seconds;        /* most seconds between flushes of the run file after snapshot
+                                  * frames (0: every frame; io/h5out.h) */
 
     /* Checkpoints (docs/checkpoint.md): every checkpoint_interval steps (0: only on SIGTERM or
      * SIGUSR1) into checkpoint_dir ("" = out_dir). */
@@ -221,6 +223,14 @@ double yee_courant_dt(const double dx[3], double courant);
 
 /* Release what a config owns; leaves it zeroed. Safe on a zeroed config. */
 void yee_config_free(yee_config *cfg);
+
+/* The most lattice copies a deck may make, all objects together (docs/deck.md): the geometry
+ * setup visits every copy (two passes, about 100 bytes each), so this keeps it to well under a
+ * second and 100 MB; io/deck_geometry.c refuses a deck past it. */
+#define YEE_MAX_SHAPE_COPIES 1000000
+
+/* Copies the shapes of cfg make: the sum over shapes of counts[0] * counts[1] * counts[2]. */
+double yee_config_shape_copies(const yee_config *cfg);
 
 #ifdef __cplusplus
 }

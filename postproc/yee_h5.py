@@ -195,10 +195,14 @@ class Run:
 
     def frames_info(self, monitor, component=None):
         """(frames_written, steps[:nw], times_fs[:nw]) of a snapshot component."""
-        ds, _ = self._dataset(monitor, component)
+        ds, comp = self._dataset(monitor, component)
         nw = int(ds.attrs.get("frames_written", ds.shape[0]))
-        steps = np.asarray(ds.attrs["steps"])[:nw] if "steps" in ds.attrs else np.arange(nw)
-        times = (np.asarray(ds.attrs["times_fs"])[:nw] if "times_fs" in ds.attrs
+        # labels are datasets under /snapshot_labels; files of earlier yee versions have them as
+        # attributes of the snapshot (limited to ~8000 frames by HDF5's object header)
+        labels = self.f.get("snapshot_labels/%s/%s" % (monitor, comp))
+        src = labels if labels is not None else ds.attrs
+        steps = np.asarray(src["steps"][:nw]) if "steps" in src else np.arange(nw)
+        times = (np.asarray(src["times_fs"][:nw]) if "times_fs" in src
                  else np.full(nw, np.nan))
         return nw, steps, times
 

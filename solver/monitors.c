@@ -344,6 +344,7 @@ static int write_vtk(const yee_monitors *m, const snapshot *sn, const snapshot_c
 
 int yee_monitors_write_frames(yee_monitors *m, yee_h5 *h5, int nranks, yee_err *err)
 {
+    int wrote = 0;
     for (int q = 0; q < m->nsnaps; q++) {
         snapshot *sn = &m->snaps[q];
         for (int c = 0; c < sn->ncomp; c++) {
@@ -361,12 +362,14 @@ int yee_monitors_write_frames(yee_monitors *m, yee_h5 *h5, int nranks, yee_err *
             YEE_TRY(yee_h5_snapshot_write(h5, sc->h5_id, sc->pending_frame, step,
                                           frame_time(m->cfg, sc->comp, step), start, count,
                                           m->frame_buf, err));
+            wrote = 1;
             /* legacy VTK is a serial format: written on one rank only */
             if (sn->cfg->vtk && nranks == 1)
                 YEE_TRY(write_vtk(m, sn, sc, step, err));
         }
     }
-    return YEE_OK;
+    /* a run killed from here on keeps these frames (when the flush is due: io/h5out.h) */
+    return wrote ? yee_h5_frames_done(h5, err) : YEE_OK;
 }
 
 int yee_monitors_define_output(yee_monitors *m, yee_h5 *h5, int restarted, yee_err *err)
@@ -415,7 +418,8 @@ size_t yee_monitors_bytes_estimate(const yee_config *cfg)
     size_t bytes = 0;
     for (int q = 0; q < cfg->nmonitors; q++)
         if (cfg->monitors[q].kind == YEE_MON_PROBE)
-            bytes += (size_t)cfg->steps * YEE_NCOMP * sizeof(yee_real);
+            /* the series, and rank 0's gathered copy when it is written at the end */
+            bytes += 2 * (size_t)cfg->steps * YEE_NCOMP * sizeof(yee_real);
     return bytes;
 }
 

@@ -107,10 +107,18 @@ static int open_output(yee_sim *s, yee_err *err)
         free(deck);
         YEE_TRY(rc);
     }
+    yee_h5_set_flush_seconds(s->h5, cfg->flush_seconds);
     YEE_TRY(yee_monitors_define_output(s->mon, s->h5, s->restarted, err));
     if (cfg->geometry_out && !s->restarted) /* the rasterized permittivity (issue 4) */
         YEE_TRY(yee_geometry_write(s->h5, cfg, &s->structure, s->nranks, err));
-    return YEE_OK;
+    /* the blocks of every frame now, so that a full disk stops the run before its first step
+     * and not part way (HDF5 1.10 cannot close a file whose metadata it failed to write) */
+    if (!s->opt.test.no_reserve)
+        YEE_TRY(yee_h5_reserve(s->h5, (double)yee_monitors_bytes_estimate(cfg) / 2.0 +
+                                          (double)yee_dft_bytes_estimate(cfg), err));
+    /* a file never flushed has no superblock: a run killed before its first frame would leave
+     * one that does not open */
+    return yee_h5_flush(s->h5, err);
 }
 
 /* ---- setup ---- */
@@ -134,8 +142,14 @@ size_t yee_sim_bytes_estimate(const yee_config *cfg)
             }
             sl->hi[a] = cfg->pml_cells[a][side];
         }
-    return yee_backend_bytes_needed(d, nslabs, slabs) + yee_monitors_bytes_estimate(cfg) +
-           yee_dft_bytes_estimate(cfg);
+    return yee_backend_bytes_needed(d, nslabs, slabs) + yee_sim_deck_bytes_estimate(cfg);
+}
+
+size_t yee_sim_deck_bytes_estimate(const yee_config *cfg)
+{
+    /* probe series (steps x components), spectra (nodes x nfreq), lattice copies (geometry/) */
+    const double copies = yee_config_shape_copies(cfg) * 100.0;
+    return yee_monitors_bytes_estimate(cfg) + yee_dft_bytes_estimate(cfg) + (size_t)copies;
 }
 
 /* Refuse a block that cannot fit in this machine's memory before allocating any of it: the grid
@@ -146,8 +160,19 @@ static int check_host_memory(yee_sim *s, const int n_local[3], yee_err *err)
     for (int a = 0; a < 3; a++)
         d.n[a] = n_local[a];
     const double cells = (double)(n_local[0] + 2) * (n_local[1] + 2) * (n_local[2] + 2);
-    const size_t need = (size_t)(3.0 * cells) + s->be->host_bytes(d, 0, NULL);
-    return yee_backend_check_host_memory(need, err);
+    const size_t grid = (size_t)(3.0 * cells) + s->be->host_bytes(d, 0, NULL);
+    /* what grows with the deck rather than the block, counted whole on every rank (an upper
+     * bound): a run that `yee check` refuses must not start, allocate lazily and be killed */
+    const size_t deck = yee_sim_deck_bytes_estimate(s->cfg);
+    const size_t avail = yee_host_memory_available();
+    if (avail > 0 && grid + deck > avail)
+        return yee_fail(err, YEE_ERR_NOMEM,
+                        "the run needs at least %.2f GiB of host memory on this rank (grid "
+                        "%.2f GiB, probes, spectra and lattices %.2f GiB) but only %.2f GiB are "
+                        "available (MemAvailable); use more ranks, a coarser grid, fewer steps "
+                        "or fewer frequencies", (grid + deck) / 1073741824.0,
+                        grid / 1073741824.0, deck / 1073741824.0, avail / 1073741824.0);
+    return YEE_OK;
 }
 
 /* This process's rank among the ranks on its node (MPI-3 shared-memory split), whatever the
@@ -256,6 +281,8 @@ static void show_progress(yee_sim *s, int final)
 
 int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
 {
+    if (s->opt.signals)
+        s->opt.signals->stepping = 1; /* from here SIGTERM checkpoints (solver/restart.c) */
     const yee_config *cfg = s->cfg;
     long end = nsteps < 0 ? cfg->steps : s->step + nsteps;
     if (end > cfg->steps && nsteps < 0)

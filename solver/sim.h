@@ -29,6 +29,9 @@ typedef struct yee_sim yee_sim;
 typedef struct yee_signal_flags {
     volatile sig_atomic_t term;   /* 1 once SIGTERM arrived */
     volatile sig_atomic_t usr1;   /* SIGUSR1s received so far */
+    volatile sig_atomic_t stepping; /* set by the solver when its time loop starts; before,
+                                     * there is nothing to checkpoint and SIGTERM ends the
+                                     * process at once (a long rasterization, an allocation) */
 } yee_signal_flags;
 
 /* How to run, beyond what the deck says. yee_run_options_default() gives every default; the
@@ -63,6 +66,8 @@ typedef struct yee_run_options {
         int fault;            /* 1: rank fault_rank fails at setup as if out of memory
                                * (YEE_FAULT_RANK), to test that every rank stops with its message */
         int fault_rank;
+        int no_reserve;       /* 1: no disk blocks reserved for the output file, so that a full
+                               * disk meets the run part way (YEE_H5_NO_RESERVE=1) */
     } test;
 } yee_run_options;
 
@@ -116,6 +121,11 @@ int yee_sim_run(const yee_config *cfg, const yee_run_options *opt, yee_run_stats
 
 /* Host+device bytes a run of cfg needs on one rank (fields, materials, psi, monitor buffers). */
 size_t yee_sim_bytes_estimate(const yee_config *cfg);
+
+/* The part of it that grows with the deck rather than the grid: probe series, spectra, lattice
+ * copies. yee_sim_create refuses a run whose grid block plus this exceeds MemAvailable, before
+ * allocating or creating output. */
+size_t yee_sim_deck_bytes_estimate(const yee_config *cfg);
 
 /* The backend for `name`: "cpu", "cpu-reference", "cuda", or "auto" (cuda when a real device is
  * present, else cpu). YEE_ERR_UNSUPPORTED when the named backend is not built in or has no

@@ -76,7 +76,7 @@ if vtks:
         step = int(vtks[-1].rsplit("_", 1)[1].split(".")[0])
         # the xz snapshot frame at the same step must hold the same numbers
         xz = f["/snapshots/xz/Ez"]
-        fi = list(xz.attrs["steps"]).index(step)
+        fi = list(f["/snapshot_labels/xz/Ez/steps"][:]).index(step)
         ref = xz[fi].ravel()
     check("vtk matches hdf5", dims[1] == 1 and arr.size == ref.size and np.array_equal(arr, ref),
           f"(dims={dims}, n={arr.size})")

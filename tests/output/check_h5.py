@@ -84,7 +84,14 @@ def check_snapshots(f, dtype):
             got = d[:WRITTEN].astype(np.float64)
             err = float(np.max(np.abs(got - want)))
             check(path + " values", err == 0.0, "err=%g, tol=0" % err)
-            a = d.attrs
+            a = dict(d.attrs)
+            # frame labels are datasets under /snapshot_labels (io/h5out.h), not attributes
+            lab = f["/snapshot_labels/%s/%s" % (mon, cname)]
+            check(path + " labels are not attributes", "steps" not in a and "times" not in a,
+                  str(sorted(a)))
+            check(path + " labels path", a.get("labels") == "/snapshot_labels/%s/%s"
+                  % (mon, cname), str(a.get("labels")))
+            a.update({k: lab[k][:] for k in ("steps", "times", "times_fs")})
             steps = list(STEPS) + [-1] * (nframes - WRITTEN)
             times = [s * DT for s in STEPS]
             ok = (close(a["origin"], comp_origin(c, m)) and close(a["spacing"], DX)

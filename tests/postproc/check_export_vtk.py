@@ -40,7 +40,7 @@ def main(run, export_dir, run_vtk_dir):
             for comp, d in f["/snapshots"][mon].items():
                 nw = int(d.attrs["frames_written"])
                 for fr in range(nw):
-                    step = int(d.attrs["steps"][fr])
+                    step = int(f["/snapshot_labels/%s/%s/steps" % (mon, comp)][fr])
                     if step < 0:
                         continue
                     fname = "%s_%s_%s_%06d.vtk" % (name, mon, comp, step)
