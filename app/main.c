@@ -113,6 +113,7 @@ static yee_run_options run_options_from_environment(void)
     o.test.fault_rank = (int)env_long("YEE_FAULT_RANK", -1);
     o.test.fault = o.test.fault_rank >= 0;
     o.test.no_reserve = env_long("YEE_H5_NO_RESERVE", 0) == 1;
+    o.test.nan_at_step = env_long("YEE_NAN_AT_STEP", 0);
     return o;
 }
 

@@ -260,7 +260,8 @@ static const yee_deck_key schema[] = {
      .doc = "Samples ( [t, value], ... ), at least 2, times increasing; linear in between, 0 "
             "outside."},
     {.path = "sources[].amplitude", .type = YEE_KT_FLOAT, .unit = "-", .def = "1", .dval = 1,
-     .flags = YEE_R_NONZERO | YEE_R_GE | YEE_R_LE, .lo = -1e30, .hi = 1e30,
+     .flags = YEE_R_NONZERO | YEE_R_GE | YEE_R_LE, .lo = -YEE_SOURCE_PEAK_MAX,
+     .hi = YEE_SOURCE_PEAK_MAX,
      .doc = "Scale of the profile: dipole current moment I*l; volume current density (per "
             "area on a plane, per length on a line); planewave and gaussian_beam incident E "
             "(the beam's on axis at the focus). Normalized units; fields are 32-bit floats, "

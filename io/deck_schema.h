@@ -29,6 +29,10 @@ typedef enum yee_key_type {
     YEE_KT_VALUES         /* [a, b, ...] numbers or strings (sweep parameter values) */
 } yee_key_type;
 
+/* Largest source amplitude (and amplitude x table value) a deck may give: fields are 32-bit
+ * floats, which end at 3.4e38, and a source's field grows well past its amplitude. */
+#define YEE_SOURCE_PEAK_MAX 1e30
+
 /* Range flags (applied to every number of the value, vector elements included) and presence. */
 enum {
     YEE_R_GT = 1u << 0, /* value > lo */

@@ -87,6 +87,15 @@ static int load_profile(yee_rd *c, const yee_rd_scope *sc, yee_config *cfg, yee_
                 fok = 0;
             }
         }
+        /* the amplitude's limit holds for the peak the table reaches (float fields) */
+        double peak = 0.0;
+        for (int i = 0; fok && i < p->ntable; i++)
+            peak = fmax(peak, fabs(p->table[2 * i + 1]));
+        if (fok && peak * fabs(p->amplitude) > YEE_SOURCE_PEAK_MAX) {
+            yee_rd_error(c, w, key, "amplitude x the largest value is %g; at most %g (fields are "
+                         "32-bit floats)", peak * fabs(p->amplitude), YEE_SOURCE_PEAK_MAX);
+            fok = 0;
+        }
         for (int i = 0; p->table && i < p->ntable; i++)
             p->table[2 * i] /= YEE_TIME_UNIT_FS;
     }

@@ -312,6 +312,14 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
         if ((due & YEE_DUE_TEST_SIGNAL) && (o->signals || o->test.signal_num == SIGKILL) &&
             (o->test.signal_rank < 0 || o->test.signal_rank == s->rank))
             raise(o->test.signal_num);
+        if ((due & YEE_DUE_TEST_NAN) && s->rank == 0) {
+            /* the test hook stands for a blow-up the deck checks cannot foresee (a NaN in a
+             * voxel file or a table): a NaN current in the middle of rank 0's block */
+            const yee_point_current nan_current = {YEE_EZ, s->structure.n[0] / 2,
+                                                   s->structure.n[1] / 2,
+                                                   s->structure.n[2] / 2, (yee_real)NAN};
+            YEE_TRY(s->be->apply_sources(s->ctx, 1, &nan_current, err));
+        }
         const int asked = yee_poll_signals(s);
         if (s->step < cfg->steps && (asked || (due & YEE_DUE_CHECKPOINT)))
             YEE_TRY(yee_write_checkpoint(s, err));

@@ -68,6 +68,8 @@ typedef struct yee_run_options {
         int fault_rank;
         int no_reserve;       /* 1: no disk blocks reserved for the output file, so that a full
                                * disk meets the run part way (YEE_H5_NO_RESERVE=1) */
+        long nan_at_step;     /* after this step a NaN current enters rank 0's block (0: never;
+                               * YEE_NAN_AT_STEP), for the blow-up path */
     } test;
 } yee_run_options;
 

@@ -72,13 +72,14 @@ int yee_sim_sync_status(yee_sim *s, int rc, yee_err *err);
 /* ---- step.c ---- */
 
 /* What needs the fields after completed step s, beyond the probes (which every step's plan
- * reads): a DFT sample, a snapshot frame, a health check, a checkpoint, a test signal. */
+ * reads): a DFT sample, a snapshot frame, a health check, a checkpoint, a test signal or NaN. */
 enum {
     YEE_DUE_DFT = 1,
     YEE_DUE_FRAMES = 2,
     YEE_DUE_HEALTH = 4,
     YEE_DUE_CHECKPOINT = 8,
     YEE_DUE_TEST_SIGNAL = 16,
+    YEE_DUE_TEST_NAN = 32,
 };
 unsigned yee_monitors_due(const yee_sim *s, long step);
 

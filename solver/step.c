@@ -39,6 +39,8 @@ unsigned yee_monitors_due(const yee_sim *s, long st)
         due |= YEE_DUE_CHECKPOINT;
     if (st == s->opt.test.signal_at_step)
         due |= YEE_DUE_TEST_SIGNAL;
+    if (st == s->opt.test.nan_at_step)
+        due |= YEE_DUE_TEST_NAN;
     return due;
 }
 

@@ -17,8 +17,9 @@ term      SIGTERM after step 65 (as Slurm's time limit sends it): exit 3 and a c
           SIGTERM during a long setup (slow_setup.cfg): exit 143 at once, not after setup.
 rankdeath rank 1 killed by SIGKILL after step 65: the job ends (not hangs) within 60 s with a
           non-zero status, and the file keeps the frames flushed before, right.
-nan       a source so strong that the fields overflow: exit 1 with "the fields blew up" naming
-          the step, no signal, and the file opens with the frames before that step, labelled.
+nan       a NaN enters the fields after step 25 (YEE_NAN_AT_STEP, as from a NaN in a voxel file):
+          exit 1 with "the fields blew up" naming the step of the next check (40), no signal,
+          and the file opens with the frames before that step, labelled.
 diskfull  crash.cfg writing into a 256 KiB tmpfs (exit 77 when mount is not permitted): refused
           before the first step with the size it needs (the file's blocks are reserved when it
           is created), exit 1, the file opens; without the reservation (YEE_H5_NO_RESERVE=1, as
@@ -228,8 +229,8 @@ def mode_rankdeath():
 
 def mode_nan():
     out = os.path.join(WORK, "nan")
-    rc, err = run("crash.cfg", out, args=["--set", "sources[0].amplitude=1e36", "--set",
-                                          "simulation.check_interval=20"])
+    rc, err = run("crash.cfg", out, {"YEE_NAN_AT_STEP": "25"},
+                  args=["--set", "simulation.check_interval=20"])
     msg = [line for line in err.splitlines() if "error:" in line]
     check("blow-up: exit 1, no signal", rc == 1 and "signal" not in err.lower(),
           "rc=%d %s" % (rc, err[-300:]))
