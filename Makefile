@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 OUT ?= out
 
-.PHONY: all deps configure build run test test-emulated test-asan test-valgrind clean
+.PHONY: all deps configure build run test test-emulated test-asan test-valgrind test-mutation clean
 
 all: build
 
@@ -51,6 +51,14 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -L "$(ASAN_TESTS)" -E "fuzz|valgrind|deferred"
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -R "validation_cavity"
+
+# Mutation testing of the physics (tests/mutation): one small bug at a time in a scratch copy,
+# rebuilt incrementally in $(MUTATION_BUILD), against the tests that ought to catch it. Slow (all
+# mutants: tens of minutes); .ci/run runs the cheap subset (MUTATION_ARGS=--ci).
+MUTATION_BUILD ?= build-mutation
+MUTATION_ARGS ?=
+test-mutation: deps
+	/usr/bin/python3 tests/mutation/run.py --work $(MUTATION_BUILD) $(MUTATION_ARGS)
 
 # valgrind memcheck on one small run (a build without -march=native: valgrind does not decode
 # every AVX-512 instruction).
