@@ -25,3 +25,56 @@ def arguments(deck=None):
         ap.add_argument("--deck", required=True)
     ap.add_argument("--work", required=True)
     return ap
+
+
+_FAILED = []
+
+
+def check(name, err, tol, bound, note="", higher=False, fmt="%.4g", unit=""):
+    """One checked figure, against two numbers:
+      tol   the physical tolerance: what a user of the result needs;
+      bound the regression bound: close to what the code achieves today (docs/validation.md,
+            column "regression bound"), so that a change that makes the figure clearly worse
+            fails even while it still meets the physical tolerance.
+    Passes when err < tol and err < bound, or, with higher=True (figures where bigger is better:
+    an order of convergence, a gain), err >= tol and err >= bound; NaN fails. Prints
+    `PASS|FAIL name (err=..., tol=..., bound=...; note)` (values with fmt and unit), records a
+    failure for exit_status() and returns whether it passed. A bound looser than tol is a bug in
+    the checker."""
+    if (bound < tol) if higher else (bound > tol):
+        raise ValueError("%s: regression bound %r looser than the tolerance %r"
+                         % (name, bound, tol))
+    rel = ">=" if higher else "="
+    if higher:
+        ok_tol, ok_bound = err >= tol, err >= bound
+    else:
+        ok_tol, ok_bound = err < tol, err < bound
+    f = lambda v: (fmt % v) + unit  # noqa: E731
+    text = "err=%s, tol%s%s, bound%s%s" % (f(err), rel, f(tol), rel, f(bound))
+    if not ok_tol:
+        text += ": outside the physical tolerance"
+    elif not ok_bound:
+        text += ": outside the regression bound, within the physical tolerance"
+    if note:
+        text += "; " + note
+    ok = ok_tol and ok_bound
+    print("%s %s (%s)" % ("PASS" if ok else "FAIL", name, text), flush=True)
+    if not ok:
+        _FAILED.append(name)
+    return ok
+
+
+def fail(name, why):
+    """A check that could not be evaluated (no resonance found, a reference too small...): prints
+    `FAIL name (why)` and records the failure."""
+    print("FAIL %s (%s)" % (name, why), flush=True)
+    _FAILED.append(name)
+
+
+def exit_status():
+    """The checker's exit status: 1 (after a line naming the failed checks) if any check() or
+    fail() failed, else 0."""
+    if _FAILED:
+        print("%d check(s) failed: %s" % (len(_FAILED), ", ".join(_FAILED)))
+        return 1
+    return 0

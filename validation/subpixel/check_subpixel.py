@@ -8,7 +8,9 @@ Errors are |f_R - f_ref| / f_ref; orders are least-squares slopes of log error a
 resolution over 20, 40, 80 cells/um.
 Checked (TM: E along the rod, the lowest mode ~0.337 c/um): averaging is at least 3x more
 accurate than the staircase at 20 and 40 cells/um, below 5e-4 at every resolution, and its
-fitted order is >= 1.7.
+fitted order is >= 1.7. Regression bounds (vcommon.check): gain >= 6 at 20 and >= 5 at 40 cells/um
+(measured 8.1, 6.3), order >= 2.2 (measured 2.55; 2.2 allows the 80 cells/um error 1.6x its
+8.6e-6), error < 3.6e-4 (measured 2.94e-4, at 20 cells/um).
 With --te, reported only (TE: E in the plane, the lowest mode ~0.382 c/um): errors and orders with and
 without averaging; the diagonal-only anisotropic average does not reach second order there
 (the off-diagonal terms of Farjadpour et al. 2006 are not implemented).
@@ -20,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import arguments, run  # noqa: E402
+from vcommon import arguments, check, exit_status, fail, run  # noqa: E402
 
 C_THZ = 299.792458
 CASES = {"TM": ("Ez", 0.3365, []),
@@ -32,6 +34,10 @@ REF = 160
 MIN_GAIN = 3.0
 MAX_ERR = 5e-4
 MIN_ORDER = 1.7
+# regression bounds (measured: gain 8.1 and 6.3, order 2.55, error 2.94e-4)
+BOUND_GAIN = {20: 6.0, 40: 5.0}
+BOUND_ORDER = 2.2
+BOUND_ERR = 3.6e-4
 
 
 def mode(a, case, res, subpixel):
@@ -47,7 +53,8 @@ def mode(a, case, res, subpixel):
     lines = [[float(x) for x in l.split()] for l in txt.splitlines()
              if l.strip() and not l.startswith(("#", "+"))]
     if not lines:
-        raise SystemExit("FAIL subpixel: no resonance near %.3f c/um at R=%d" % (guess, res))
+        fail("subpixel_%s_R%d" % (case.lower(), res), "no resonance near %.3f c/um" % guess)
+        raise SystemExit(exit_status())
     # the strongest long-lived line (harminv also returns short-lived fits of the pulse)
     lines = [v for v in lines if abs(v[4]) > 1000] or lines
     return max(lines, key=lambda v: v[5])[1]
@@ -62,7 +69,6 @@ def main():
     ap = arguments()
     ap.add_argument("--te", action="store_true", help="also run the TE case (reported only)")
     a = ap.parse_args()
-    nfail = 0
     for case in ("TM", "TE") if a.te else ("TM",):
         f_ref = mode(a, case, REF, True)
         print("%s: reference f = %.8f c/um at %d cells/um (averaged)" % (case, f_ref, REF))
@@ -83,22 +89,14 @@ def main():
             continue
         for res in (20, 40):
             q = RESOLUTIONS.index(res)
-            gain = err[False][q] / err[True][q]
-            ok = gain >= MIN_GAIN
-            nfail += not ok
-            print("%s subpixel_tm_gain_R%d (err=%.3e, tol: staircase %.3e / averaged >= %.0f; "
-                  "gain %.1f)" % ("PASS" if ok else "FAIL", res, err[True][q], err[False][q],
-                                  MIN_GAIN, gain))
-        ok = p_avg >= MIN_ORDER
-        nfail += not ok
-        print("%s subpixel_tm_order (err=%.2f, tol>=%.1f; staircase %.2f)"
-              % ("PASS" if ok else "FAIL", p_avg, MIN_ORDER, p_st))
-        worst = max(err[True])
-        ok = worst < MAX_ERR
-        nfail += not ok
-        print("%s subpixel_tm_accuracy (err=%.3e, tol=%.0e; max relative error at 20-80 cells/um)"
-              % ("PASS" if ok else "FAIL", worst, MAX_ERR))
-    return 1 if nfail else 0
+            check("subpixel_tm_gain_R%d" % res, err[False][q] / err[True][q], MIN_GAIN,
+                  BOUND_GAIN[res], "staircase error %.3e / averaged %.3e"
+                  % (err[False][q], err[True][q]), higher=True, fmt="%.2f")
+        check("subpixel_tm_order", p_avg, MIN_ORDER, BOUND_ORDER,
+              "fitted order with averaging; staircase %.2f" % p_st, higher=True, fmt="%.2f")
+        check("subpixel_tm_accuracy", max(err[True]), MAX_ERR, BOUND_ERR,
+              "max relative error at 20-80 cells/um")
+    return exit_status()
 
 
 if __name__ == "__main__":

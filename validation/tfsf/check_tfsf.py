@@ -3,10 +3,13 @@
 
 With no scatterer the field outside the TFSF box is zero in exact arithmetic. For each
 direction this runs tfsf.cfg and reports, at probes in front of, beside, behind and diagonal
-to the box, max |E| outside over max |E| inside, in dB. Bounds:
-  normal incidence (direction along z: the 1-D grid matches the 3-D grid exactly) < -50 dB;
-  oblique incidence (1-D dispersion matched at the carrier only) < -50 dB at 20 cells per
+to the box, max |E| outside over max |E| inside, in dB. Physical tolerance -50 dB for each:
+  normal incidence (direction along z: the 1-D grid matches the 3-D grid exactly);
+  oblique and diagonal incidence (1-D dispersion matched at the carrier only) at 20 cells per
   wavelength with a 20% bandwidth pulse.
+Regression bounds (vcommon.check): normal -120 dB (measured -132.1 dB, float rounding: the bound
+leaves room for it), oblique -51 dB (measured -54.3), diagonal -50 dB, the tolerance itself
+(measured -51.5: 1.5 dB, 1.19x, is already as close as a bound should come).
 Prints PASS|FAIL lines; exits 1 on FAIL.
 """
 import os
@@ -16,16 +19,17 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import arguments, run  # noqa: E402
+from vcommon import arguments, check, exit_status, run  # noqa: E402
 
-CASES = (("normal", "[0.0, 0.0, 1.0]", "[1.0, 0.0, 0.0]", -50.0),
-         ("oblique", "[0.5, 0.3, 1.0]", "[1.0, 0.0, 0.0]", -50.0),
+TOL_DB = -50.0
+# name, direction, polarization, regression bound (dB; measured -132.1, -54.3, -51.5)
+CASES = (("normal", "[0.0, 0.0, 1.0]", "[1.0, 0.0, 0.0]", -120.0),
+         ("oblique", "[0.5, 0.3, 1.0]", "[1.0, 0.0, 0.0]", -51.0),
          ("diagonal", "[1.0, 1.0, 1.0]", "[1.0, -1.0, 0.0]", -50.0))
 
 
 def main():
     a = arguments().parse_args()
-    nfail = 0
     for name, direction, pol, bound in CASES:
         out = os.path.join(a.work, name)
         os.makedirs(out, exist_ok=True)
@@ -41,11 +45,9 @@ def main():
                 print("  %-8s %-6s %8.1f dB" % (name, p, db))
                 if db > worst:
                     worst, where = db, p
-        ok = worst < bound
-        nfail += not ok
-        print("%s tfsf_leakage_%s (worst %.1f dB at %s, tol < %.0f dB; incident max |E| %.4f)"
-              % ("PASS" if ok else "FAIL", name, worst, where, bound, inc))
-    return 1 if nfail else 0
+        check("tfsf_leakage_" + name, worst, TOL_DB, bound,
+              "worst probe %s; incident max |E| %.4f" % (where, inc), fmt="%.1f", unit=" dB")
+    return exit_status()
 
 
 if __name__ == "__main__":
