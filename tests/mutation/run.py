@@ -60,7 +60,9 @@ def copy_tree(dst):
         out = os.path.join(dst, rel)
         os.makedirs(os.path.dirname(out), exist_ok=True)
         if not os.path.exists(out) or open(src, "rb").read() != open(out, "rb").read():
-            shutil.copy2(src, out)
+            # a fresh mtime (not copy2's): a file restored after an interrupted mutant must
+            # look newer than the objects built from the mutant
+            shutil.copy(src, out)
 
 
 def sh(cmd, cwd, log, timeout=None):
@@ -83,6 +85,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
+    args.work = os.path.abspath(args.work)  # the build commands run inside it
 
     mutants = parse(args.list)
     if args.ci:
