@@ -340,10 +340,10 @@ static void on_signal(int sig)
         /* still setting up (rasterizing, allocating): nothing to save, so stop now rather
          * than when the time loop would first look */
         static const char msg[] = "yee: stopped by SIGTERM before the first step (nothing to "
-                                  "checkpoint yet)\n";
+                                  "checkpoint yet; running it again starts over)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)ignored;
-        _exit(128 + SIGTERM);
+        _exit(3); /* stopped, not failed: a job script resubmits on 3 (docs/checkpoint.md) */
     }
     if (sig == SIGTERM)
         run_signals.term = 1;

@@ -14,7 +14,7 @@ kill      crash.cfg killed by SIGKILL (YEE_SIGNAL_AT_STEP=N:KILL) after step 65 
 term      SIGTERM after step 65 (as Slurm's time limit sends it): exit 3 and a checkpoint, the
           file closed with the frames up to step 60; `--restart` from the checkpoint ends with
           exit 0 and every frame and label equal to an uninterrupted run's. On one rank also
-          SIGTERM during a long setup (slow_setup.cfg): exit 143 at once, not after setup.
+          SIGTERM during a long setup (slow_setup.cfg): exit 3 at once, not after setup.
 rankdeath rank 1 killed by SIGKILL after step 65: the job ends (not hangs) within 60 s with a
           non-zero status, and the file keeps the frames flushed before, right.
 nan       a NaN enters the fields after step 25 (YEE_NAN_AT_STEP, as from a NaN in a voxel file):
@@ -187,7 +187,8 @@ def mode_term():
 
 
 def term_during_setup():
-    """SIGTERM while the run is still rasterizing: it stops at once (exit 143), not after setup."""
+    """SIGTERM while the run is still rasterizing: it stops at once (exit 3: stopped, to be run
+    again), not after setup."""
     cmd = [YEE, "run", os.path.join(DECKS, "slow_setup.cfg"), "--out",
            os.path.join(WORK, "slow"), "--quiet"]
     p = subprocess.Popen(cmd, env=dict(os.environ, OMP_NUM_THREADS="1"),
@@ -201,7 +202,7 @@ def term_during_setup():
         p.kill()
         _, err = p.communicate()
     took = time.monotonic() - t0
-    check("SIGTERM during setup: stops at once", p.returncode == 143 and took < 5 and
+    check("SIGTERM during setup: stops at once", p.returncode == 3 and took < 5 and
           "before the first step" in err, "rc=%s after %.1f s: %s" % (p.returncode, took,
                                                                    err.strip()[-200:]))
 

@@ -189,17 +189,26 @@ def case_cancel():
     run(["scancel", jobid])
     wait_done(jobid, d)
     rows = collect(LONG, d, "0 ok, 0 failed, 2 pending")
+    # A task cancelled while stepping leaves a checkpoint; one still setting up (a loaded
+    # machine: the banner comes before the geometry) stops at once with nothing to keep. Both
+    # are pending, neither failed.
+    resumed = []
     for j in (1, 2):
         jd = os.path.join(d, "job-%04d" % j)
-        expect(os.path.exists(os.path.join(jd, "long.ckpt")),
-               "job %d left a checkpoint when cancelled:\n%s" % (j, task_outputs(d)))
-        expect("stopped after writing a checkpoint" in task_output(d, jobid, j),
-               "task %d says it stopped at a checkpoint:\n%s" % (j, task_outputs(d)))
+        has_ckpt = os.path.exists(os.path.join(jd, "long.ckpt"))
+        out = task_output(d, jobid, j)
+        expect(("stopped after writing a checkpoint" in out) == has_ckpt and
+               (has_ckpt or "before the first step" in open(os.path.join(jd, "run.log")).read()),
+               "task %d stopped at a checkpoint, or before its first step:\n%s" %
+               (j, task_outputs(d)))
+        if has_ckpt:
+            resumed.append(j)
+    expect(resumed, "no task was cancelled while stepping:\n%s" % task_outputs(d))
     jobid2 = submit(LONG, d)
     wait_done(jobid2, d)
     rows = collect(LONG, d, "2 ok, 0 failed, 0 pending")
     expect([r["job"] for r in rows] == ["1", "2"], "one row per job: %s" % rows)
-    for j in (1, 2):
+    for j in resumed:
         expect("continuing from the checkpoint" in task_output(d, jobid2, j),
                "task %d of the resubmission continued:\n%s" % (j, task_outputs(d)))
     check_long_against(d, ref, ref_proc)

@@ -88,6 +88,23 @@ int main(void)
     expect(n == 3 && low_q == 1, "min_q = 0 keeps the Q-3 component, once");
     free(m);
 
+    /* a growing mode (negative Q, as an unstable run gives): the threshold is on |Q|, so it
+     * stays at the default threshold, with its sign */
+    for (int k = 0; k < N; k++) {
+        const double t = k * dt;
+        x[k] = cos(2 * M_PI * 0.7 * t) * exp(M_PI * 0.7 * t / 500.0);
+    }
+    if (yee_harminv_modes(x, 1, N, dt, 0.3, 1.5, 100, 1e300, YEE_HARMINV_MIN_Q, &m, &n, &err) <
+        0) {
+        printf("FAIL harminv: %s\n", err.msg);
+        return 1;
+    }
+    for (int k = 0; k < n; k++)
+        printf("growing, mode %d: f %.6f Q %.3f\n", k, m[k].freq, m[k].q);
+    expect(n == 1 && fabs(m[0].freq / 0.7 - 1) < 1e-5 && fabs(m[0].q / -500.0 - 1) < 1e-2,
+           "a growing mode (Q -500) is kept, with its negative Q");
+    free(m);
+
     if (failures == 0)
         printf("PASS unit_harminv_modes\n");
     return failures ? 1 : 0;
