@@ -11,11 +11,14 @@ usage: run.py [--list FILE] [--work DIR] [--ci] [--only NAME,...] [--check]
   --only   only these mutants
   --check  only check that every `find` occurs exactly once; build and run nothing
 
-Prints one line per mutant (killed, survived, equivalent-survived, or an error) and the kill
-rate over the non-equivalent mutants; exits 1 when one of those survives or cannot be applied.
+Prints one line per mutant (killed, survived, equivalent-survived, or an error; for a killed
+one, the first check it failed with that check's figure unmutated -> mutated, from the
+`PASS|FAIL name (err=...)` lines of validation/vcommon.check) and the kill rate over the
+non-equivalent mutants, and writes the same as a markdown table to WORK/mutation.md; exits 1 when one of those survives or cannot be applied.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,15 +69,48 @@ def copy_tree(dst):
 
 
 def sh(cmd, cwd, log, timeout=None):
+    """Run cmd in cwd, its output appended to log; returns (exit status, that output)."""
     with open(log, "a") as f:
         f.write("$ %s\n" % " ".join(cmd))
         f.flush()
+        start = f.tell()
         try:
-            return subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT,
-                                  timeout=timeout).returncode
+            rc = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT,
+                                timeout=timeout).returncode
         except subprocess.TimeoutExpired:
             f.write("timed out after %s s\n" % timeout)
-            return 124
+            rc = 124
+    with open(log) as f:
+        f.seek(start)
+        return rc, f.read()
+
+
+# A checked figure as validation/vcommon.check prints it (ctest -V prefixes "N: "):
+#   PASS cpml_face (err=-92.2 dB, tol=..., bound=...; note)
+CHECK_LINE = re.compile(r"^(?:\d+: )?(PASS|FAIL) (\w+) \((?:err)?=?([^,;)]*)")
+FAILED_TEST = re.compile(r"^\s*\d+ - (\S+) \(")
+
+
+def figures(output):
+    """{check name: (PASS|FAIL, value)} of the checks a ctest run printed."""
+    out = {}
+    for line in output.splitlines():
+        m = CHECK_LINE.match(line)
+        if m:
+            out[m.group(2)] = (m.group(1), m.group(3).strip())
+    return out
+
+
+def what_failed(output, before):
+    """How a killed mutant showed: the first failed check with its figure unmutated -> mutated,
+    else the names of the failed tests."""
+    for name, (verdict, value) in figures(output).items():
+        if verdict == "FAIL":
+            if value and name in before:
+                return "%s %s -> %s" % (name, before[name][1], value)
+            return "%s failed" % name
+    tests = [m.group(1) for m in map(FAILED_TEST.match, output.splitlines()) if m]
+    return ", ".join(tests) + " failed" if tests else "failed"
 
 
 def main():
@@ -115,18 +151,20 @@ def main():
     copy_tree(src)
     if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
         if sh(["cmake", "-S", src, "-B", build, "-DYEE_CUDA=OFF",
-               "-DCMAKE_BUILD_TYPE=Release"], args.work, log) != 0:
+               "-DCMAKE_BUILD_TYPE=Release"], args.work, log)[0] != 0:
             sys.exit("configure failed: see %s" % log)
     jobs = str(os.cpu_count() or 2)
-    if sh(["cmake", "--build", build, "-j", jobs], args.work, log) != 0:
+    if sh(["cmake", "--build", build, "-j", jobs], args.work, log)[0] != 0:
         sys.exit("the unmutated build failed: see %s" % log)
 
     # The named tests must exist and pass unmutated, or a failure would say nothing about the
     # mutant. One ctest per regex: CMake's regex engine allows only 9 groups, too few for a union.
     t0 = time.monotonic()
+    before = {}
     for regex in sorted({m["tests"] for m in mutants}):
-        if sh(["ctest", "-R", regex, "-j", jobs, "--no-tests=error", "--output-on-failure"],
-              build, log) != 0:
+        rc, output = sh(["ctest", "-R", regex, "-j", jobs, "--no-tests=error", "-V"], build, log)
+        before.update(figures(output))
+        if rc != 0:
             sys.exit("the tests %s fail (or none matches) without any mutant: see %s" % (regex,
                                                                                     log))
     print("baseline: the named tests pass unmutated (%.0f s)" % (time.monotonic() - t0))
@@ -139,25 +177,34 @@ def main():
             f.write(original.replace(m["find"], m["replace"]))
         t0 = time.monotonic()
         try:
-            if sh(["cmake", "--build", build, "-j", jobs], args.work, log) != 0:
+            how = ""
+            if sh(["cmake", "--build", build, "-j", jobs], args.work, log)[0] != 0:
                 verdict = "error: does not compile"
             else:
-                rc = sh(["ctest", "-R", m["tests"], "-j", jobs, "--no-tests=error"], build, log,
-                        timeout=1200)
+                rc, output = sh(["ctest", "-R", m["tests"], "-j", jobs, "--no-tests=error",
+                                 "--output-on-failure"], build, log, timeout=1200)
                 verdict = "killed" if rc != 0 else "survived"
+                if rc != 0:
+                    how = what_failed(output, before)
         finally:
             with open(path, "w") as f:
                 f.write(original)
         if verdict == "survived" and "equivalent" in m:
             verdict = "equivalent (%s)" % m["equivalent"]
-        results.append((m, verdict))
-        print("%-24s %-10s %5.0f s  %s  [%s]" % (m["name"], verdict.split(" ")[0],
-                                                 time.monotonic() - t0, m["file"], m["tests"]),
-              flush=True)
+        results.append((m, verdict, how))
+        print("%-24s %-10s %5.0f s  %s  [%s]%s" % (m["name"], verdict.split(" ")[0],
+                                                   time.monotonic() - t0, m["file"], m["tests"],
+                                                   "  " + how if how else ""), flush=True)
     # leave the scratch build unmutated for the next run
     sh(["cmake", "--build", build, "-j", jobs], args.work, log)
 
-    counted = [v for _, v in results if not v.startswith("equivalent")]
+    with open(os.path.join(args.work, "mutation.md"), "w") as f:
+        f.write("| mutant | file | verdict | how it showed (figure unmutated -> mutated) |\n"
+                "| --- | --- | --- | --- |\n")
+        for m, verdict, how in results:
+            f.write("| %s | %s | %s | %s |\n" % (m["name"], m["file"], verdict, how))
+    print("table: %s" % os.path.join(args.work, "mutation.md"))
+    counted = [v for _, v, _ in results if not v.startswith("equivalent")]
     killed = sum(1 for v in counted if v == "killed")
     print("killed %d of %d non-equivalent mutants (%.0f %%); %d equivalent" % (
         killed, len(counted), 100.0 * killed / max(1, len(counted)), len(results) - len(counted)))
