@@ -211,7 +211,8 @@ static void human_bytes(double b, char *out, size_t n)
 
 static const char *bc_name(yee_boundary b)
 {
-    return b == YEE_BC_PEC ? "pec" : b == YEE_BC_CPML ? "cpml" : "periodic";
+    return b == YEE_BC_PEC ? "pec" : b == YEE_BC_CPML ? "cpml" : b == YEE_BC_PMC ? "pmc"
+                                                                      : "periodic";
 }
 
 /* Print the summary `yee check` shows; returns the number of warnings, and counts errors

@@ -194,8 +194,9 @@ static void load_background(yee_rd *c, const yee_rd_scope *root, yee_config *cfg
     cfg->sigma = mat->sigma;
 }
 
-static const yee_boundary bc_of_choice[] = {YEE_BC_CPML, YEE_BC_PEC, YEE_BC_PERIODIC};
-static const char *const bc_names[] = {"pec", "cpml", "periodic"}; /* by yee_boundary */
+static const yee_boundary bc_of_choice[] = {YEE_BC_CPML, YEE_BC_PEC, YEE_BC_PERIODIC,
+                                            YEE_BC_PMC};
+static const char *const bc_names[] = {"pec", "cpml", "periodic", "pmc"}; /* by yee_boundary */
 
 static void load_boundary(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                           const yee_deck_grid *g)
@@ -263,6 +264,13 @@ static void load_boundary(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                          "periodic must be on both faces of %s (%s is %s)", axis_names[a],
                          face_names[a][1 - f], bc_names[cfg->boundary[a][1 - f]]);
         }
+        /* The E update of the wall nodes reads the ghost H plane below node plane 0, which the
+         * PMC wall fills with the mirror image; above the last node plane there is no such
+         * plane to fill, and a mirror plane can always be made the low face. */
+        if (cfg->boundary[a][1] == YEE_BC_PMC)
+            yee_rd_error(c, set_by[a][1], key_by[a][1],
+                         "pmc is supported on low faces only (%s): make the mirror plane the "
+                         "low face of the part you keep", face_names[a][0]);
         for (int f = 0; f < 2; f++)
             cfg->pml_cells[a][f] = cfg->boundary[a][f] == YEE_BC_CPML ? cells[2 * a + f] : 0;
     }

@@ -43,6 +43,7 @@ typedef struct yee_setup {
     int nslabs;
     yee_slab slabs[6];
     int pec_low[3];              /* 1: zero tangential E on node plane 0 of this axis */
+    int pmc_low[3];              /* 1: mirror H into the ghost plane below node plane 0 */
     /* Dispersive media (kernels/yee_ade.h): the E nodes with polarization poles, their pole
      * coefficients and the size of the polarization storage. ndisp = 0: none, nothing kept. */
     int64_t ndisp;

@@ -12,6 +12,8 @@
  * stencil names); what each may read and change:
  *   h_curl    reads E^n, H^{n-1/2}, psi_h; writes H^{n+1/2} and psi_h of the slab cells in b:
  *             Faraday (yee_update_h) then the CPML corrections (yee_cpml_h), slab by slab.
+ *   e_pmc     fills the ghost H planes below the low PMC walls that b touches with the mirror
+ *             image of H^{n+1/2} (yee_pmc_low). Must precede e_curl, which reads them.
  *   e_polarize  reads E^n and the polarizations P^n, P^{n-1} of the dispersive nodes in b;
  *             writes P^{n+1} (yee_ade_polarize). Must precede e_curl, which overwrites E^n.
  *   e_curl    reads H^{n+1/2}, E^n, psi_e; writes E^{n+1} (without the polarization current)
@@ -33,6 +35,7 @@ extern "C" {
 
 typedef struct yee_update_stages {
     int (*h_curl)(void *ctx, yee_box b, yee_err *err);
+    int (*e_pmc)(void *ctx, yee_box b, yee_err *err);
     int (*e_polarize)(void *ctx, yee_box b, yee_err *err);
     int (*e_curl)(void *ctx, yee_box b, yee_err *err);
     int (*e_polarization_current)(void *ctx, yee_box b, yee_err *err);
@@ -46,13 +49,15 @@ static inline int yee_update_h_stages(const yee_update_stages *st, void *ctx, ye
     return st->h_curl(ctx, b, err);
 }
 
-/* E^n -> E^{n+1} on box b: the polarization from E^n first (the curl overwrites E^n), the
- * curl of H with CPML, the polarization current, last the PEC walls (a dispersive node on a wall
+/* E^n -> E^{n+1} on box b: the PMC mirror images, the polarization from E^n (the curl
+ * overwrites E^n), the curl of H with CPML, the polarization current, last the PEC walls (a dispersive node on a wall
  * ends at zero like every other wall node). */
 static inline int yee_update_e_stages(const yee_update_stages *st, void *ctx, yee_box b,
                                       yee_err *err)
 {
-    int rc = st->e_polarize(ctx, b, err);
+    int rc = st->e_pmc(ctx, b, err);
+    if (rc == YEE_OK)
+        rc = st->e_polarize(ctx, b, err);
     if (rc == YEE_OK)
         rc = st->e_curl(ctx, b, err);
     if (rc == YEE_OK)

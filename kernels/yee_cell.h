@@ -227,6 +227,20 @@ YEE_HD void yee_pec_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
     f.e[(axis + 2) % 3][c] = YEE_R(0.0);
 }
 
+/* A PMC wall (a magnetic mirror) on the low face of `axis` lies on the node plane p = 0, like a
+ * PEC wall, but about it the tangential E is even and the tangential H odd: the ghost H plane
+ * p = -1 takes the mirror image -H(p = 0) of the two tangential components, so the E update of
+ * the wall nodes takes the difference across the wall as the whole, mirrored domain would (and
+ * the same floats: H(-1/2) = -H(+1/2) holds exactly there). Call at p = 0 after H^{n+1/2} is
+ * final and before the E update of node (i, j, k), which is the only reader of this ghost. */
+YEE_HD void yee_pmc_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k), s = d.stride[axis];
+    const int q = (axis + 1) % 3, r = (axis + 2) % 3;
+    f.h[q][c - s] = -f.h[q][c];
+    f.h[r][c - s] = -f.h[r][c];
+}
+
 /* A point current J (already divided by the cell volume, normalized units) in E component
  * `comp` at cell index c: Ampere's -J term, E -= cb J (J at time n+1/2). The change alone is
  * yee_current_delta, for a backend that adds it atomically (two sources may share a cell). */

@@ -29,9 +29,10 @@ extern "C" {
 #define YEE_PATH_LEN 1024
 
 
-/* Boundary condition of one face. A CPML face is backed by PEC at its outer wall. */
+/* Boundary condition of one face. A CPML face is backed by PEC at its outer wall. A PMC wall
+ * (a magnetic mirror: tangential H odd, tangential E even about it) is on low faces only. */
 typedef enum yee_boundary {
-    YEE_BC_PEC = 0, YEE_BC_CPML, YEE_BC_PERIODIC
+    YEE_BC_PEC = 0, YEE_BC_CPML, YEE_BC_PERIODIC, YEE_BC_PMC
 } yee_boundary;
 
 typedef enum yee_profile_kind {

@@ -177,10 +177,15 @@ static int setup_flux(yee_dft_set *d, monitor *m, yee_err *err)
         for (int side = 0; side < 2; side++) {
             if (nflat == 1 && (a != flat || side == 1))
                 continue;
-            face *f = &m->faces[m->nfaces++];
             const int q = (a + 1) % 3, r = (a + 2) % 3;
             const double x = side ? mc->box_max[a] : mc->box_min[a];
             const int P = yee_nearest_node(cfg, q, a, x); /* E_q sits on integer nodes of a */
+            /* No power crosses a PEC or PMC wall (tangential E, or H, is zero on it): a face on
+             * one, e.g. a mirror plane cutting a box in two, adds nothing and is left out. */
+            if (P < 1 && side == 0 && nflat != 1 &&
+                (cfg->boundary[a][0] == YEE_BC_PEC || cfg->boundary[a][0] == YEE_BC_PMC))
+                continue;
+            face *f = &m->faces[m->nfaces++];
             if (P < 1)
                 return yee_fail(err, YEE_ERR_DECK,
                                 "%s:%d: flux monitor '%s': a face on the domain boundary (%c = "

@@ -283,8 +283,11 @@ int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[
             sl->lo[a] = lo;
             sl->hi[a] = hi;
         }
-        /* A wall (PEC or CPML backing) on the global low face lies in the rank that owns cell 0. */
-        s->pec_low[a] = offset[a] == 0 && cfg->boundary[a][0] != YEE_BC_PERIODIC;
+        /* A wall (PEC, CPML backing or PMC) on the global low face lies in the rank that owns
+         * cell 0. */
+        s->pec_low[a] = offset[a] == 0 && cfg->boundary[a][0] != YEE_BC_PERIODIC &&
+                        cfg->boundary[a][0] != YEE_BC_PMC;
+        s->pmc_low[a] = offset[a] == 0 && cfg->boundary[a][0] == YEE_BC_PMC;
     }
     return YEE_OK;
 }

@@ -189,8 +189,10 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
             psi[k][2 + q] = sl->psi_h[q];
         }
     }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) {
         c->pec_low[a] = s->pec_low[a];
+        c->pmc_low[a] = s->pmc_low[a];
+    }
     c->pair_rows = s->tuning.cpu_band_rows;
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
@@ -267,12 +269,14 @@ void cpu_polarization_current(const cpu_ctx *c, yee_box b)
             yee_ade_current(f, m, c->disp[q], c->pcoef, c->inv_dt, c->pol);
 }
 
-void cpu_pec(const cpu_ctx *c, yee_box b)
+/* node(axis, i, j, k) on the node plane 0 of each axis with on[axis], over box b's cells of the
+ * other two axes (where b touches that plane). */
+static void low_walls(const cpu_ctx *c, yee_box b, const int on[3], cpu_wall_node_fn node)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     for (int a = 0; a < 3; a++) {
-        if (!c->pec_low[a] || b.lo[a] > 0 || b.hi[a] <= 0)
+        if (!on[a] || b.lo[a] > 0 || b.hi[a] <= 0)
             continue;
         /* the node plane 0 of axis a, the box's cells of the other two axes */
         const int u = (a + 1) % 3, v = (a + 2) % 3;
@@ -283,9 +287,26 @@ void cpu_pec(const cpu_ctx *c, yee_box b)
                 ijk[a] = 0;
                 ijk[u] = ju;
                 ijk[v] = jv;
-                yee_pec_low(f, d, a, ijk[0], ijk[1], ijk[2]);
+                node(f, d, a, ijk[0], ijk[1], ijk[2]);
             }
     }
+}
+
+void cpu_pec(const cpu_ctx *c, yee_box b)
+{
+    low_walls(c, b, c->pec_low, yee_pec_low);
+}
+
+void cpu_pmc(const cpu_ctx *c, yee_box b)
+{
+    low_walls(c, b, c->pmc_low, yee_pmc_low);
+}
+
+static int stage_e_pmc(void *vctx, yee_box b, yee_err *err)
+{
+    (void)err;
+    cpu_pmc((const cpu_ctx *)vctx, b);
+    return YEE_OK;
 }
 
 static int stage_e_polarize(void *vctx, yee_box b, yee_err *err)
@@ -309,8 +330,9 @@ static int stage_e_pec(void *vctx, yee_box b, yee_err *err)
     return YEE_OK;
 }
 
-static const yee_update_stages cpu_stages = {stage_h_curl, stage_e_polarize, stage_e_curl,
-                                             stage_e_polarization_current, stage_e_pec};
+static const yee_update_stages cpu_stages = {stage_h_curl, stage_e_pmc, stage_e_polarize,
+                                             stage_e_curl, stage_e_polarization_current,
+                                             stage_e_pec};
 
 int cpu_step_h(void *vctx, const yee_box *cells, yee_err *err)
 {

@@ -62,6 +62,7 @@ typedef struct cpu_ctx {
     int nslabs;
     cpu_slab slabs[6];
     int pec_low[3];
+    int pmc_low[3];
     size_t bytes;
     int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
     yee_disp_node *disp;
@@ -87,8 +88,13 @@ void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1);
 /* The same for E (Ampere, CPML); a row of material 0 only takes material 0's coefficients as
  * loop constants (the same arithmetic on the same values, without the index bytes). */
 void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1);
+/* What a wall does at one of its nodes: yee_pec_low or yee_pmc_low. */
+typedef void (*cpu_wall_node_fn)(yee_fields f, yee_dims d, int axis, int i, int j, int k);
 /* The PEC wall nodes (yee_pec_low) on row (j, k). */
 void cpu_pec_row(const cpu_ctx *c, int j, int k);
+/* The PMC mirror images (yee_pmc_low) that the E update of row (j, k) reads, from H of the
+ * same row: call after that H row is final and before cpu_row_e(j, k). */
+void cpu_pmc_row(const cpu_ctx *c, int j, int k);
 /* One current of a step: J into E (comp 0..2) or M into H (comp 3..5). */
 void cpu_add_current(const cpu_ctx *c, const yee_point_current *p);
 
@@ -112,8 +118,9 @@ int cpu_gather(void *ctx, int n, const yee_sample *pts, yee_real *out, yee_err *
 /* The dispersive nodes of box b: P^{n+1} from E^n, and the polarization current. */
 void cpu_polarize(const cpu_ctx *c, yee_box b);
 void cpu_polarization_current(const cpu_ctx *c, yee_box b);
-/* The PEC walls' nodes in box b. */
+/* The PEC walls' nodes in box b; the PMC walls' mirror images in box b. */
 void cpu_pec(const cpu_ctx *c, yee_box b);
+void cpu_pmc(const cpu_ctx *c, yee_box b);
 /* One step of plan by the reference ops (steps the schedules do not take). */
 int cpu_reference_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
 /* The whole subdomain as a box. */

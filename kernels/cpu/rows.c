@@ -131,18 +131,30 @@ void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
     }
 }
 
-void cpu_pec_row(const cpu_ctx *c, int j, int k)
+/* node(axis, ...) on the wall nodes of row (j, k): the row's first node on an x wall, the
+ * whole row on a y or z wall. */
+static void row_walls(const cpu_ctx *c, int j, int k, const int on[3], cpu_wall_node_fn node)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
-    if (c->pec_low[0])
-        yee_pec_low(f, d, 0, 0, j, k);
-    if (c->pec_low[1] && j == 0)
+    if (on[0])
+        node(f, d, 0, 0, j, k);
+    if (on[1] && j == 0)
         for (int i = 0; i < d.n[0]; i++)
-            yee_pec_low(f, d, 1, i, 0, k);
-    if (c->pec_low[2] && k == 0)
+            node(f, d, 1, i, 0, k);
+    if (on[2] && k == 0)
         for (int i = 0; i < d.n[0]; i++)
-            yee_pec_low(f, d, 2, i, j, 0);
+            node(f, d, 2, i, j, 0);
+}
+
+void cpu_pec_row(const cpu_ctx *c, int j, int k)
+{
+    row_walls(c, j, k, c->pec_low, yee_pec_low);
+}
+
+void cpu_pmc_row(const cpu_ctx *c, int j, int k)
+{
+    row_walls(c, j, k, c->pmc_low, yee_pmc_low);
 }
 
 void cpu_add_current(const cpu_ctx *c, const yee_point_current *p)

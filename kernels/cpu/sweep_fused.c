@@ -7,7 +7,8 @@
  * E(k), E(k+1) before E(k+1) is updated (next plane); E(k) reads H(k), H(k-1) after both are,
  * with their magnetic currents. The polarization P^{n+1} reads E^n, so it comes before the sweep;
  * the polarization current, the PEC walls, the electric currents and the samples come after it,
- * as after the reference's E update. Each thread owns planes [k0, k1); its last H plane reads
+ * as after the reference's E update; the PMC walls' mirror images of H are filled row by row
+ * just before the E row that reads them (cpu_pmc_row), from that row's final H. Each thread owns planes [k0, k1); its last H plane reads
  * E(k1), the next thread's first plane, so every thread updates its last H plane before a
  * barrier.
  */
@@ -34,8 +35,10 @@ int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
         for (int k = k0; k < k1; k++) {
             if (k < k1 - 1)
                 cpu_rows_h_m(c, l, k, 0, ny);
-            for (int j = 0; j < ny; j++)
+            for (int j = 0; j < ny; j++) {
+                cpu_pmc_row(c, j, k);
                 cpu_row_e(c, j, k, 0, nx);
+            }
         }
     }
     if (c->ndisp)

@@ -6,6 +6,7 @@
  * two steps, against 12 per step for sweep_fused.c (docs/performance.md).
  *
  * Write A(k), B(k) for H1, E1 of plane k and C(k), D(k) for H2, E2; every E stage includes the
+ * PMC mirror images its rows read (filled just before each row from the row's final H), the
  * PEC nodes of its rows and then the currents of that step in its rows, in list order. The
  * wavefront visits, for it = 0..nz, A(it), B(it) and then C(it-1), D(it-1), which is exact:
  *   A(k) reads E0(k), E0(k+1): B(k) comes after it, B(k+1) in the next iteration.
@@ -66,6 +67,7 @@ static void rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j
         if (what & ROWS_H)
             cpu_rows_h_m(c, l, k, j, j + 1);
         if (what & ROWS_E) {
+            cpu_pmc_row(c, j, k);
             cpu_row_e(c, j, k, 0, nx);
             cpu_pec_row(c, j, k);
         }

@@ -74,6 +74,7 @@ struct cuda_ctx {
     int nslabs;
     cuda_slab slabs[6];
     int pec_low[3];
+    int pmc_low[3];
     yee_sample *d_samples;
     yee_real *d_values;
     int sample_cap;
@@ -174,13 +175,17 @@ __global__ void ade_current_kernel(yee_fields f, yee_dims d, yee_box b, yee_medi
     yee_ade_current(f, m, nodes[q], coef, inv_dt, pol);
 }
 
-/* The node plane 0 of `axis`: face is the box's cells on it (face.lo[axis] = 0, hi = 1). */
-__global__ void pec_low_kernel(yee_fields f, yee_dims d, int axis, yee_box face)
+/* The node plane 0 of `axis`: face is the box's cells on it (face.lo[axis] = 0, hi = 1); a PEC
+ * wall's zeros, or (magnetic) a PMC wall's mirror images. */
+__global__ void wall_low_kernel(yee_fields f, yee_dims d, int axis, yee_box face, int magnetic)
 {
     int i, j, k;
     if (!box_cell(face, i, j, k))
         return;
-    yee_pec_low(f, d, axis, i, j, k);
+    if (magnetic)
+        yee_pmc_low(f, d, axis, i, j, k);
+    else
+        yee_pec_low(f, d, axis, i, j, k);
 }
 
 __global__ void sources_kernel(yee_fields f, yee_dims d, yee_media m, int n,
@@ -497,8 +502,10 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
             psi[k][2 + q] = sl->d_psi_h[q];
         }
     }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) {
         c->pec_low[a] = s->pec_low[a];
+        c->pmc_low[a] = s->pmc_low[a];
+    }
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
         c->npol = s->npol;
@@ -598,24 +605,37 @@ static int stage_e_polarization_current(void *vctx, yee_box b, yee_err *err)
     return launched(c, err, "ade_current_kernel");
 }
 
-static int stage_e_pec(void *vctx, yee_box b, yee_err *err)
+/* wall_low_kernel on the node plane 0 of each axis with on[axis] that box b touches. */
+static int low_walls(cuda_ctx *c, yee_box b, const int on[3], int magnetic, yee_err *err)
 {
-    cuda_ctx *c = (cuda_ctx *)vctx;
     for (int a = 0; a < 3; a++) {
-        if (!c->pec_low[a] || b.lo[a] > 0)
+        if (!on[a] || b.lo[a] > 0 || b.hi[a] <= 0)
             continue;
         yee_box face = b;
         face.lo[a] = 0;
         face.hi[a] = 1;
         const launch_dims sh = box_shape(face);
-        pec_low_kernel<<<sh.grid, sh.block>>>(c->f, c->d, a, face);
-        YEE_TRY(launched(c, err, "pec_low_kernel"));
+        wall_low_kernel<<<sh.grid, sh.block>>>(c->f, c->d, a, face, magnetic);
+        YEE_TRY(launched(c, err, "wall_low_kernel"));
     }
     return YEE_OK;
 }
 
-static const yee_update_stages cuda_stages = {stage_h_curl, stage_e_polarize, stage_e_curl,
-                                              stage_e_polarization_current, stage_e_pec};
+static int stage_e_pec(void *vctx, yee_box b, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    return low_walls(c, b, c->pec_low, 0, err);
+}
+
+static int stage_e_pmc(void *vctx, yee_box b, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    return low_walls(c, b, c->pmc_low, 1, err);
+}
+
+static const yee_update_stages cuda_stages = {stage_h_curl, stage_e_pmc, stage_e_polarize,
+                                              stage_e_curl, stage_e_polarization_current,
+                                              stage_e_pec};
 
 static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)
 {

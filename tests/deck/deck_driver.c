@@ -13,7 +13,8 @@
 
 static const char *bc_name(yee_boundary b)
 {
-    return b == YEE_BC_PEC ? "pec" : b == YEE_BC_CPML ? "cpml" : "periodic";
+    return b == YEE_BC_PEC ? "pec" : b == YEE_BC_CPML ? "cpml" : b == YEE_BC_PMC ? "pmc"
+                                                                      : "periodic";
 }
 
 static const char *profile_name(yee_profile_kind k)

@@ -3,7 +3,7 @@
  * wavefront, wavefront.c) against `cpu-reference`'s ops one by one (backend_cpu.c).
  *
  * A setup built by hand: odd non-cubic dims, CPML slabs on several faces (overlapping at the
- * edges, so rows cross two or three slabs), PEC low walls, a block of random materials (rows
+ * edges, so rows cross two or three slabs), PEC or PMC low walls, a block of random materials (rows
  * that are not all material 0), random fields and psi written through state_transfer. Two
  * contexts start from the same state; one advances by advance calls of 1, 2, 3 or 5 steps, the
  * other by step_h, the magnetic currents, step_e, the electric currents and gather per step
@@ -25,6 +25,7 @@ typedef struct geom {
     int n[3];
     int pml[3][2]; /* slab cells per face, 0: none */
     int pec[3];
+    int pmc[3];    /* low PMC walls (not where pec) */
 } geom;
 
 /* Everything a setup points to, owned here. */
@@ -60,6 +61,8 @@ static void build(const geom *g, test_rng *r, owned *o)
         s->mat[a] = o->mat[a];
     }
     o->lines = test_lines_slabs_walls(s, r, g->pml, g->pec);
+    for (int a = 0; a < 3; a++)
+        s->pmc_low[a] = g->pmc[a];
 }
 
 /* A Lorentz-like pole on one E node and a Debye pole on another (coefficients need not be
@@ -262,12 +265,16 @@ int main(void)
 {
     const geom g[] = {
         /* CPML on x low, y high, z both; PEC on x and z low */
-        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}},
+        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}, {0, 0, 0}},
         /* thin y, CPML on every face, PEC on every low face */
-        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}},
+        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}, {0, 0, 0}},
         /* 3 and 2 planes: thread blocks of one plane, and an empty one with 3 threads */
-        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}},
-        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}},
+        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}, {0, 0, 0}},
+        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}, {0, 0, 0}},
+        /* PMC on x and y low (mirror planes: the ghost H filled per row), PEC on z low */
+        {{17, 13, 9}, {{0, 3}, {0, 2}, {1, 2}}, {0, 0, 1}, {1, 1, 0}},
+        /* PMC on every low face, 2 planes */
+        {{9, 6, 2}, {{0, 2}, {0, 1}, {0, 1}}, {0, 0, 0}, {1, 1, 1}},
     };
     const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5};
     const int rows[] = {0, 1, 2, 3, 7};
