@@ -224,20 +224,33 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
     char mem[32];
     human_bytes((double)yee_sim_bytes_estimate(cfg), mem, sizeof mem);
     fprintf(out, "deck        %s (run name '%s')\n", cfg->deck_path, cfg->name);
-    fprintf(out, "grid        %d x %d x %d = %.0f cells, dx = %g x %g x %g um\n", cfg->n[0],
-            cfg->n[1], cfg->n[2], cells, cfg->dx[0], cfg->dx[1], cfg->dx[2]);
-    fprintf(out, "domain      [%g, %g] x [%g, %g] x [%g, %g] um\n", cfg->origin[0],
-            cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
-            cfg->origin[1] + cfg->n[1] * cfg->dx[1], cfg->origin[2],
-            cfg->origin[2] + cfg->n[2] * cfg->dx[2]);
-    fprintf(out, "boundaries  x %s/%s, y %s/%s, z %s/%s; CPML cells %d/%d %d/%d %d/%d\n",
-            bc_name(cfg->boundary[0][0]), bc_name(cfg->boundary[0][1]),
-            bc_name(cfg->boundary[1][0]), bc_name(cfg->boundary[1][1]),
-            bc_name(cfg->boundary[2][0]), bc_name(cfg->boundary[2][1]), cfg->pml_cells[0][0],
-            cfg->pml_cells[0][1], cfg->pml_cells[1][0], cfg->pml_cells[1][1],
-            cfg->pml_cells[2][0], cfg->pml_cells[2][1]);
-    fprintf(out, "time step   dt = %.6g fs (Courant %.3g of the 3D limit)\n",
-            cfg->dt * YEE_TIME_UNIT_FS, cfg->courant);
+    if (cfg->two_d) {
+        fprintf(out, "grid        2-D, %d x %d = %.0f cells, dx = %g x %g um (fields independent "
+                     "of z; line sources and fluxes per um of z)\n", cfg->n[0], cfg->n[1], cells,
+                cfg->dx[0], cfg->dx[1]);
+        fprintf(out, "domain      [%g, %g] x [%g, %g] um\n", cfg->origin[0],
+                cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
+                cfg->origin[1] + cfg->n[1] * cfg->dx[1]);
+        fprintf(out, "boundaries  x %s/%s, y %s/%s; CPML cells %d/%d %d/%d\n",
+                bc_name(cfg->boundary[0][0]), bc_name(cfg->boundary[0][1]),
+                bc_name(cfg->boundary[1][0]), bc_name(cfg->boundary[1][1]), cfg->pml_cells[0][0],
+                cfg->pml_cells[0][1], cfg->pml_cells[1][0], cfg->pml_cells[1][1]);
+    } else {
+        fprintf(out, "grid        %d x %d x %d = %.0f cells, dx = %g x %g x %g um\n", cfg->n[0],
+                cfg->n[1], cfg->n[2], cells, cfg->dx[0], cfg->dx[1], cfg->dx[2]);
+        fprintf(out, "domain      [%g, %g] x [%g, %g] x [%g, %g] um\n", cfg->origin[0],
+                cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
+                cfg->origin[1] + cfg->n[1] * cfg->dx[1], cfg->origin[2],
+                cfg->origin[2] + cfg->n[2] * cfg->dx[2]);
+        fprintf(out, "boundaries  x %s/%s, y %s/%s, z %s/%s; CPML cells %d/%d %d/%d %d/%d\n",
+                bc_name(cfg->boundary[0][0]), bc_name(cfg->boundary[0][1]),
+                bc_name(cfg->boundary[1][0]), bc_name(cfg->boundary[1][1]),
+                bc_name(cfg->boundary[2][0]), bc_name(cfg->boundary[2][1]), cfg->pml_cells[0][0],
+                cfg->pml_cells[0][1], cfg->pml_cells[1][0], cfg->pml_cells[1][1],
+                cfg->pml_cells[2][0], cfg->pml_cells[2][1]);
+    }
+    fprintf(out, "time step   dt = %.6g fs (Courant %.3g of the %s limit)\n",
+            cfg->dt * YEE_TIME_UNIT_FS, cfg->courant, cfg->two_d ? "2D" : "3D");
     fprintf(out, "steps       %ld (%.6g fs simulated)\n", cfg->steps,
             cfg->steps * cfg->dt * YEE_TIME_UNIT_FS);
     for (int i = 0; i < cfg->nmaterials; i++) /* the step each dispersive material allows */
@@ -271,7 +284,7 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
     }
     if (fmax > 0.0) {
         double dxmax = cfg->dx[0];
-        for (int a = 1; a < 3; a++)
+        for (int a = 1; a < (cfg->two_d ? 2 : 3); a++)
             if (cfg->dx[a] > dxmax)
                 dxmax = cfg->dx[a];
         /* shortest wavelength of the source spectrum in the densest medium */

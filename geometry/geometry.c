@@ -319,8 +319,10 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
     g->halo = halo;
     g->stride[0] = 1;
     g->stride[1] = n[0] + 2 * halo;
-    g->stride[2] = (int64_t)(n[0] + 2 * halo) * (n[1] + 2 * halo);
-    const int64_t total = g->stride[2] * (n[2] + 2 * halo);
+    /* 2-D: one plane, z stride 0 (as the kernels' yee_dims) */
+    const int64_t plane = (int64_t)(n[0] + 2 * halo) * (n[1] + 2 * halo);
+    g->stride[2] = cfg->two_d ? 0 : plane;
+    const int64_t total = cfg->two_d ? plane : plane * (n[2] + 2 * halo);
     int rc = YEE_OK;
     r.bulk = (int *)calloc(3 * (size_t)(nm + 1), sizeof(int));
     r.simple = (int *)calloc((size_t)nm + 1, sizeof(int));
@@ -432,13 +434,17 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
         double h[3];
         for (int a = 0; a < 3; a++)
             h[a] = 0.5 * cfg->dx[a];
+        /* 2-D: every component sits in the plane z = centre, its dual cell as deep as wide */
+        if (cfg->two_d)
+            h[2] = 0.5 * fmin(cfg->dx[0], cfg->dx[1]);
         const double hmax = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
         for (int k = 0; k < n[2]; k++) {
             /* Candidates in two sieves, the plane's then the row's, each keeping deck order: a
              * lattice of N copies costs N per plane and the plane's few per row, not N per row
              * (10^6 copies on 200^3 cells: minutes otherwise). */
             double p[3];
-            p[2] = cfg->origin[2] + (offset[2] + k + e_stagger(c, 2)) * cfg->dx[2];
+            p[2] = cfg->two_d ? cfg->origin[2] + 0.5 * cfg->dx[2]
+                              : cfg->origin[2] + (offset[2] + k + e_stagger(c, 2)) * cfg->dx[2];
             int nplane = 0;
             for (int q = 0; q < r.ncopies; q++)
                 if (r.copies[q].hi[2] >= p[2] - h[2] && r.copies[q].lo[2] <= p[2] + h[2])

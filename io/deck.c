@@ -79,6 +79,17 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
     }
     if (!ok)
         return;
+    for (int a = 0; a < 2; a++)
+        if (!(size[a] > 0)) {
+            yee_rd_error(c, g->size_s, "grid.size",
+                         "%c must be > 0; only z may be 0, for a 2-D run (got %g)", "xy"[a],
+                         size[a]);
+            return;
+        }
+    /* 2-D: one plane of cells, 1 um thick (point sources and fluxes per um of z) */
+    cfg->two_d = size[2] == 0.0;
+    if (cfg->two_d)
+        size[2] = dx[2] = 1.0;
 
     double total = 1;
     for (int a = 0; a < 3; a++) {
@@ -143,7 +154,7 @@ static void load_simulation(yee_rd *c, const yee_rd_scope *root, yee_config *cfg
         return;
     }
     if (g->ok && rc_courant >= 0)
-        cfg->dt = yee_courant_dt(cfg->dx, cfg->courant);
+        cfg->dt = yee_config_courant_dt(cfg, cfg->courant);
     if (rs > 0)
         cfg->steps = steps;
     if (rt > 0 && cfg->dt > 0) {
@@ -244,6 +255,15 @@ static void load_boundary(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                 }
             }
         have_pml = yee_rd_group(c, &sc, "pml", &pml) > 0;
+    }
+    if (cfg->two_d) {
+        /* no z faces: the z differences vanish (the structure's z stride is 0), and node
+         * plane 0 carries no wall */
+        for (int f = 0; f < 2; f++)
+            if (set_by[2][f])
+                yee_rd_error(c, set_by[2][f], key_by[2][f],
+                             "a 2-D run (grid.size z = 0) has no z faces");
+        cfg->boundary[2][0] = cfg->boundary[2][1] = YEE_BC_PEC;
     }
     const config_setting_t *cells_s = NULL;
     if (have_pml) {

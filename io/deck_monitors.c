@@ -121,11 +121,12 @@ static void load_spectrum(yee_rd *c, const yee_rd_scope *sc, yee_config *cfg, ye
     if (!box_ok)
         return;
     int flat = 0;
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < (cfg->two_d ? 2 : 3); a++) /* 2-D: z is the run's depth */
         flat += m->box_max[a] - m->box_min[a] < 0.5 * cfg->dx[a];
     if (flat > 1)
         yee_rd_error(c, sc->s, sc->key, "a flux monitor is a plane (one flat axis) or a closed box "
-                                        "(none); this one is flat on %d axes", flat);
+                                        "(none); this one is flat on %d axes%s", flat,
+                     cfg->two_d ? " (a 2-D run: x and y)" : "");
 }
 
 int yee_deck_load_monitors(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,

@@ -37,8 +37,9 @@ static const yee_deck_key schema[] = {
     {.path = "grid", .type = YEE_KT_GROUP, .unit = "-", .def = "required", .flags = YEE_K_REQ,
      .doc = "The Yee grid. The domain includes the CPML layers."},
     {.path = "grid.size", .type = YEE_KT_VEC3, .unit = "um", .def = "required",
-     .flags = YEE_K_REQ | YEE_R_GT, .lo = 0,
-     .doc = "Domain size [x, y, z]; rounded to a whole number of cells (warning if it changes)."},
+     .flags = YEE_K_REQ | YEE_R_GE, .lo = 0,
+     .doc = "Domain size [x, y, z]; rounded to a whole number of cells (warning if it changes). "
+            "z = 0: a 2-D run in the x-y plane (fields independent of z); x and y must be > 0."},
     {.path = "grid.resolution", .type = YEE_KT_FLOAT, .unit = "1/um", .def = "-", .flags = YEE_R_GT,
      .doc = "Cells per um on every axis. Exactly one of resolution / spacing."},
     {.path = "grid.spacing", .type = YEE_KT_FLOAT_OR_VEC3, .unit = "um", .def = "-",

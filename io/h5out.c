@@ -212,6 +212,7 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     hsize_t three = 3, six = 6;
     double dt_fs = cfg->dt * YEE_TIME_UNIT_FS;
     int64_t steps = cfg->steps;
+    const int dimensions = cfg->two_d ? 2 : 3; /* 2: fields independent of z, per um of z */
     /* x_low, x_high, y_low, y_high, z_low, z_high; 0 on faces that are not CPML */
     int pml_cells[6];
     for (int a = 0; a < 3; a++)
@@ -220,6 +221,7 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     if (set_str_attr(root, "yee_version", YEE_VERSION) < 0 ||
         set_str_attr(root, "name", cfg->name) < 0 || set_str_attr(root, "deck", deck_text) < 0 ||
         set_attr(root, "n", H5T_NATIVE_INT, 1, &three, cfg->n) < 0 ||
+        set_attr(root, "dimensions", H5T_NATIVE_INT, 0, NULL, &dimensions) < 0 ||
         set_attr(root, "pml_cells", H5T_NATIVE_INT, 1, &six, pml_cells) < 0 ||
         set_doubles(root, "dx", 3, cfg->dx) < 0 ||
         set_doubles(root, "origin", 3, cfg->origin) < 0 ||

@@ -150,8 +150,7 @@ int64_t yee_slab_cells(const yee_slab *s, int64_t w[3])
 
 size_t yee_backend_bytes_needed(yee_dims d, int nslabs, const yee_slab *slabs)
 {
-    const size_t cells = (size_t)(d.n[0] + 2 * YEE_HALO) * (size_t)(d.n[1] + 2 * YEE_HALO) *
-                         (size_t)(d.n[2] + 2 * YEE_HALO);
+    const size_t cells = (size_t)yee_dims_cells(d);
     /* six field components plus one material byte per E component */
     size_t bytes = cells * (6 * sizeof(yee_real) + 3 * sizeof(uint8_t));
     for (int s = 0; s < nslabs; s++) {

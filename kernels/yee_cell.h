@@ -23,7 +23,9 @@ extern "C" {
 /* Width of the ghost layer the stencil needs (WarpX GetMaxGuardCell). */
 #define YEE_HALO 1
 
-/* Interior size of a subdomain and the element strides of its padded arrays. */
+/* Interior size of a subdomain and the element strides of its padded arrays. A 2-D subdomain
+ * (n[2] = 1) has stride[2] = 0: its one plane is its own z neighbour, so z differences are
+ * zero, and the arrays hold that one plane (yee_dims_cells). */
 typedef struct yee_dims {
     int n[3];          /* interior cells per axis */
     int64_t stride[3]; /* 1, nx + 2H, (nx + 2H)(ny + 2H) */
@@ -88,11 +90,30 @@ YEE_HD int yee_box_empty(yee_box b)
     return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] || b.hi[2] <= b.lo[2];
 }
 
+/* The dims of a subdomain of n cells; two_d: one plane (n[2] = 1) with z stride 0. */
+YEE_HD yee_dims yee_dims_of(const int n[3], int two_d)
+{
+    yee_dims d;
+    for (int a = 0; a < 3; a++)
+        d.n[a] = n[a];
+    d.stride[0] = 1;
+    d.stride[1] = n[0] + 2 * YEE_HALO;
+    d.stride[2] = two_d ? 0 : d.stride[1] * (n[1] + 2 * YEE_HALO);
+    return d;
+}
+
+/* Entries of one padded field array of a subdomain. */
+YEE_HD int64_t yee_dims_cells(yee_dims d)
+{
+    const int64_t plane = d.stride[1] * (d.n[1] + 2 * YEE_HALO);
+    return d.stride[2] == 0 ? plane : plane * (d.n[2] + 2 * YEE_HALO);
+}
+
 /* 1 if the padded linear index c (yee_idx) is a cell of box b. */
 YEE_HD int yee_box_has_index(yee_dims d, yee_box b, int64_t c)
 {
-    const int k = (int)(c / d.stride[2]) - YEE_HALO;
-    const int64_t r = c % d.stride[2];
+    const int k = d.stride[2] == 0 ? 0 : (int)(c / d.stride[2]) - YEE_HALO;
+    const int64_t r = d.stride[2] == 0 ? c : c % d.stride[2];
     const int j = (int)(r / d.stride[1]) - YEE_HALO, i = (int)(r % d.stride[1]) - YEE_HALO;
     return i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] &&
            k < b.hi[2];

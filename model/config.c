@@ -29,6 +29,14 @@ double yee_courant_dt(const double dx[3], double courant)
     return courant / sqrt(inv2);
 }
 
+double yee_config_courant_dt(const yee_config *cfg, double courant)
+{
+    if (!cfg->two_d)
+        return yee_courant_dt(cfg->dx, courant);
+    const double dx[3] = {cfg->dx[0], cfg->dx[1], INFINITY};
+    return yee_courant_dt(dx, courant);
+}
+
 void yee_config_free(yee_config *cfg)
 {
     if (!cfg)

@@ -169,6 +169,10 @@ typedef struct yee_config {
     int n[3];            /* cells per axis */
     double dx[3];        /* cell size per axis, um */
     double origin[3];    /* lower corner, um */
+    /* A 2-D run (grid.size z = 0): fields independent of z, one plane of cells (n[2] = 1)
+     * without z neighbours; dx[2] = 1 um, so that point sources are line currents per um of z
+     * and fluxes are per um of z, as in Meep's 2-D. */
+    int two_d;
 
     /* Time stepping. */
     double courant;      /* fraction of the 3D Courant limit, (0, 1] */
@@ -221,6 +225,8 @@ void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3]);
 /* The time step, c-units, at `courant` times the 3D Courant limit of cells dx[3] (um):
  * courant / sqrt(1/dx^2 + 1/dy^2 + 1/dz^2). The deck reader and `yee bench` both use it. */
 double yee_courant_dt(const double dx[3], double courant);
+/* The time step of cfg's grid at `courant`: yee_courant_dt, without the z term in 2-D. */
+double yee_config_courant_dt(const yee_config *cfg, double courant);
 
 /* Release what a config owns; leaves it zeroed. Safe on a zeroed config. */
 void yee_config_free(yee_config *cfg);

@@ -12,6 +12,8 @@ double yee_stagger(int c, int a)
 
 double yee_node_position(const yee_config *cfg, int c, int a, int i)
 {
+    if (a == 2 && cfg->two_d) /* every component in the plane z = centre */
+        return cfg->origin[2] + 0.5 * cfg->dx[2];
     return cfg->origin[a] + (i + yee_stagger(c, a)) * cfg->dx[a];
 }
 

@@ -127,14 +127,22 @@ static void face_nodes(const yee_config *cfg, const yee_monitor_cfg *mc, int c, 
     }
 }
 
-/* Fraction of the cell of node g (component c) along tangential axis a that lies inside the
- * monitor: the trapezoid rule's 1/2 for a node on the box edge, 1 inside. A monitor spanning a
- * periodic axis has no edges there. */
-static double node_weight(const yee_config *cfg, const yee_monitor_cfg *mc, int c, int a, int g)
+/* 1 if monitor mc reaches across the whole of axis a and a is periodic. */
+static int spans_period(const yee_config *cfg, const yee_monitor_cfg *mc, int a)
 {
     const double lo = cfg->origin[a], hi = cfg->origin[a] + cfg->n[a] * cfg->dx[a];
-    if (cfg->boundary[a][0] == YEE_BC_PERIODIC && mc->box_min[a] <= lo + 1e-9 * cfg->dx[a] &&
-        mc->box_max[a] >= hi - 1e-9 * cfg->dx[a])
+    return cfg->boundary[a][0] == YEE_BC_PERIODIC && mc->box_min[a] <= lo + 1e-9 * cfg->dx[a] &&
+           mc->box_max[a] >= hi - 1e-9 * cfg->dx[a];
+}
+
+/* Fraction of the cell of node g (component c) along tangential axis a that lies inside the
+ * monitor: the trapezoid rule's 1/2 for a node on the box edge, 1 inside. A monitor spanning a
+ * periodic axis has no edges there, nor z in 2-D (a monitor is as deep as the run: 1 um). */
+static double node_weight(const yee_config *cfg, const yee_monitor_cfg *mc, int c, int a, int g)
+{
+    if (a == 2 && cfg->two_d)
+        return 1.0;
+    if (spans_period(cfg, mc, a))
         return 1.0;
     const double x = yee_node_position(cfg, c, a, g);
     const double l = fmax(x - 0.5 * cfg->dx[a], mc->box_min[a]);
@@ -169,13 +177,20 @@ static int setup_flux(yee_dft_set *d, monitor *m, yee_err *err)
 {
     const yee_config *cfg = d->cfg;
     const yee_monitor_cfg *mc = m->cfg;
+    /* 2-D: the z extent is the run's (no z faces; a plane is a line in x-y, a box a
+     * rectangle) */
+    const int naxes = cfg->two_d ? 2 : 3;
     int flat = -1, nflat = 0;
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < naxes; a++)
         if (mc->box_max[a] - mc->box_min[a] < 0.5 * cfg->dx[a])
             flat = a, nflat++;
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < naxes; a++)
         for (int side = 0; side < 2; side++) {
             if (nflat == 1 && (a != flat || side == 1))
+                continue;
+            /* a box across a whole periodic axis: its two faces there carry the same power
+             * out and in, so they are left out (the box is closed through the period) */
+            if (nflat == 0 && spans_period(cfg, mc, a))
                 continue;
             const int q = (a + 1) % 3, r = (a + 2) % 3;
             const double x = side ? mc->box_max[a] : mc->box_min[a];

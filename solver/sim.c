@@ -126,11 +126,9 @@ static int open_output(yee_sim *s, yee_err *err)
 size_t yee_sim_bytes_estimate(const yee_config *cfg)
 {
     /* the backend's arrays for the whole grid on one rank, with one slab per CPML face */
-    yee_dims d;
+    const yee_dims d = yee_dims_of(cfg->n, cfg->two_d);
     yee_slab slabs[6];
     int nslabs = 0;
-    for (int a = 0; a < 3; a++)
-        d.n[a] = cfg->n[a];
     for (int a = 0; a < 3; a++)
         for (int side = 0; side < 2; side++) {
             if (cfg->pml_cells[a][side] <= 0)
@@ -156,10 +154,8 @@ size_t yee_sim_deck_bytes_estimate(const yee_config *cfg)
  * setup (material indices, 3 bytes per cell) plus what the backend keeps on the host. */
 static int check_host_memory(yee_sim *s, const int n_local[3], yee_err *err)
 {
-    yee_dims d;
-    for (int a = 0; a < 3; a++)
-        d.n[a] = n_local[a];
-    const double cells = (double)(n_local[0] + 2) * (n_local[1] + 2) * (n_local[2] + 2);
+    const yee_dims d = yee_dims_of(n_local, s->cfg->two_d);
+    const double cells = (double)yee_dims_cells(d);
     const size_t grid = (size_t)(3.0 * cells) + s->be->host_bytes(d, 0, NULL);
     /* what grows with the deck rather than the block, counted whole on every rank (an upper
      * bound): a run that `yee check` refuses must not start, allocate lazily and be killed */

@@ -167,11 +167,11 @@ double yee_stable_courant(const yee_config *cfg, const yee_material_cfg *m)
     /* growth falls with dt for every pole kind here: bisect */
     const double k2max = largest_k2(cfg);
     double lo = 0.0, hi = 1.0;
-    if (material_growth(m, yee_courant_dt(cfg->dx, hi), k2max, stable_growth) <= stable_growth)
+    if (material_growth(m, yee_config_courant_dt(cfg, hi), k2max, stable_growth) <= stable_growth)
         return hi;
     while (hi - lo > 1e-4) {
         const double mid = 0.5 * (lo + hi);
-        if (material_growth(m, yee_courant_dt(cfg->dx, mid), k2max, stable_growth) <=
+        if (material_growth(m, yee_config_courant_dt(cfg, mid), k2max, stable_growth) <=
             stable_growth)
             lo = mid;
         else
@@ -196,7 +196,7 @@ int yee_check_dispersive_stability(const yee_config *cfg, yee_err *err)
                         "unstable at dt = %.4g fs (fields grow %.3g-fold per step); the largest "
                         "stable simulation.courant is %.4g (dt = %.4g fs), or refine the grid",
                         cfg->deck_path, m->line, i, m->name, cfg->dt * YEE_TIME_UNIT_FS, 1.0 + g,
-                        ok, yee_courant_dt(cfg->dx, ok) * YEE_TIME_UNIT_FS);
+                        ok, yee_config_courant_dt(cfg, ok) * YEE_TIME_UNIT_FS);
     }
     return YEE_OK;
 }

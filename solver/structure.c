@@ -223,12 +223,9 @@ int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[
     if (!g->lines)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate grid lines");
     yee_setup *s = &g->setup;
-    s->dims.n[0] = n[0];
-    s->dims.n[1] = n[1];
-    s->dims.n[2] = n[2];
-    s->dims.stride[0] = 1;
-    s->dims.stride[1] = n[0] + 2 * YEE_HALO;
-    s->dims.stride[2] = (int64_t)(n[0] + 2 * YEE_HALO) * (n[1] + 2 * YEE_HALO);
+    /* 2-D: one plane and a z stride of 0, so that every z neighbour is the cell itself and
+     * every z difference is exactly zero (kernels/yee_cell.h needs no 2-D variant) */
+    s->dims = yee_dims_of(n, cfg->two_d);
 
     s->ca = g->ca;
     s->cb = g->cb;
@@ -286,7 +283,7 @@ int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[
         /* A wall (PEC, CPML backing or PMC) on the global low face lies in the rank that owns
          * cell 0. */
         s->pec_low[a] = offset[a] == 0 && cfg->boundary[a][0] != YEE_BC_PERIODIC &&
-                        cfg->boundary[a][0] != YEE_BC_PMC;
+                        cfg->boundary[a][0] != YEE_BC_PMC && !(a == 2 && cfg->two_d);
         s->pmc_low[a] = offset[a] == 0 && cfg->boundary[a][0] == YEE_BC_PMC;
     }
     return YEE_OK;

@@ -30,6 +30,7 @@ file(GLOB YEE_AGREE_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg
 list(REMOVE_ITEM YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/inputs/sweep_slab.cfg) # a sweep, not a run
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/mpi/box.cfg)
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/mirror/mirror_eighth.cfg) # pmc and pec walls
+list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/twod/rod2d.cfg) # 2-D
 foreach(deck ${YEE_AGREE_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   get_filename_component(dir ${deck} DIRECTORY)

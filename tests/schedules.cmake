@@ -10,6 +10,7 @@ file(GLOB YEE_SCHEDULE_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg
 list(REMOVE_ITEM YEE_SCHEDULE_DECKS ${CMAKE_SOURCE_DIR}/inputs/sweep_slab.cfg) # a sweep
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/schedules_deck.cfg)
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/mirror/mirror_eighth.cfg) # pmc and pec walls
+list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/twod/rod2d.cfg) # 2-D
 foreach(deck ${YEE_SCHEDULE_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   get_filename_component(dir ${deck} DIRECTORY)

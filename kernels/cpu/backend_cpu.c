@@ -112,8 +112,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     if (!c)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the CPU backend");
     c->d = s->dims;
-    c->total = (int64_t)(s->dims.n[0] + 2 * YEE_HALO) * (s->dims.n[1] + 2 * YEE_HALO) *
-               (s->dims.n[2] + 2 * YEE_HALO);
+    c->total = yee_dims_cells(s->dims);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);
     for (int a = 0; a < 6; a++) {
         const size_t skew = (size_t)a * CPU_SKEW;

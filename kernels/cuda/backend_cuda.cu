@@ -453,8 +453,7 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
                         "are free",
                         need / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0);
     c->d = s->dims;
-    c->total = (int64_t)(s->dims.n[0] + 2 * YEE_HALO) * (s->dims.n[1] + 2 * YEE_HALO) *
-               (s->dims.n[2] + 2 * YEE_HALO);
+    c->total = yee_dims_cells(s->dims);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);
     for (int a = 0; a < 3; a++) {
         YEE_TRY(dev_alloc(c, (void **)&c->f.e[a], fbytes, err));

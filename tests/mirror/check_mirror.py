@@ -13,13 +13,15 @@ y_low, pec on z_low, one dipole), and checks:
   - the eighth has 8x fewer cells.
 Prints PASS|FAIL lines; exits 1 on FAIL.
 """
-import argparse
 import os
 import subprocess
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from fieldcmp import close, yee_and_work  # noqa: E402
 
 TOL = 1e-6
 
@@ -37,10 +39,7 @@ def datasets(h, prefix):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--yee", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = yee_and_work()
     here = os.path.dirname(os.path.abspath(__file__))
     full_dir, part_dir = os.path.join(a.work, "full"), os.path.join(a.work, "eighth")
     run(a.yee, os.path.join(here, "mirror.cfg"), full_dir)
@@ -53,18 +52,7 @@ def main():
             print("FAIL expected 9 snapshot datasets (got %d)" % len(names))
             bad = 1
         for name in names:
-            x, y = full[name][...], part[name][...]
-            if x.shape != y.shape:
-                print("FAIL %s: shape %s in the whole domain, %s in the eighth"
-                      % (name, x.shape, y.shape))
-                bad = 1
-                continue
-            top = float(np.max(np.abs(x)))
-            err = float(np.max(np.abs(x - y))) / top if top > 0 else float("nan")
-            ok = top > 0 and err <= TOL
-            print("%s %s: max |whole - eighth| / max |whole| = %.3g (tol %g; max %.4g)"
-                  % ("PASS" if ok else "FAIL", name, err, TOL, top))
-            bad |= not ok
+            bad |= not close(name, full[name][...], part[name][...], TOL, "whole - eighth")
         fx, fy = full["flux/box/flux"][:], part["flux/box/flux"][:]
         err = float(np.max(np.abs(fx - fy) / np.abs(fx)))
         ok = err <= TOL and np.all(fx > 0)
