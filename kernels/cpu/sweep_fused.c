@@ -10,21 +10,17 @@
  * as after the reference's E update; the PMC walls' mirror images of H are filled row by row
  * just before the E row that reads them (cpu_pmc_row), from that row's final H. Each thread owns planes [k0, k1); its last H plane reads
  * E(k1), the next thread's first plane, so every thread updates its last H plane before a
- * barrier.
+ * barrier. One plane (a 2-D run) would leave all threads but one idle: there the threads share
+ * the plane's rows, all H rows, a barrier, then all E rows (E(j) reads H(j), H(j-1)).
  */
 #include <omp.h>
 
 #include "kernels/cpu/cpu.h"
 
-int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
+/* Threads over blocks of planes: H(k) then E(k) plane by plane. */
+static void sweep_planes(const cpu_ctx *c, const cpu_step_lists *l)
 {
-    cpu_step_lists *l = &c->lists[0];
-    if (!cpu_step_lists_build(c, plan, l))
-        return cpu_reference_step(c, plan, err);
     const int nx = c->d.n[0], ny = c->d.n[1], nz = c->d.n[2];
-    const yee_box all = cpu_all_cells(c);
-    if (c->ndisp)
-        cpu_polarize(c, all);
 #pragma omp parallel
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
@@ -41,6 +37,37 @@ int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
             }
         }
     }
+}
+
+/* One plane (a 2-D run): threads over blocks of its rows, all H rows, then all E rows. */
+static void sweep_rows(const cpu_ctx *c, const cpu_step_lists *l)
+{
+    const int nx = c->d.n[0], ny = c->d.n[1];
+#pragma omp parallel
+    {
+        const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+        const int j0 = (int)((int64_t)ny * t / nt), j1 = (int)((int64_t)ny * (t + 1) / nt);
+        cpu_rows_h_m(c, l, 0, j0, j1);
+#pragma omp barrier
+        for (int j = j0; j < j1; j++) {
+            cpu_pmc_row(c, j, 0);
+            cpu_row_e(c, j, 0, 0, nx);
+        }
+    }
+}
+
+int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
+{
+    cpu_step_lists *l = &c->lists[0];
+    if (!cpu_step_lists_build(c, plan, l))
+        return cpu_reference_step(c, plan, err);
+    const yee_box all = cpu_all_cells(c);
+    if (c->ndisp)
+        cpu_polarize(c, all);
+    if (c->d.n[2] == 1)
+        sweep_rows(c, l);
+    else
+        sweep_planes(c, l);
     if (c->ndisp)
         cpu_polarization_current(c, all);
     cpu_pec(c, all);

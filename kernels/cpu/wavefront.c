@@ -93,7 +93,7 @@ static int bands(const cpu_ctx *c)
 
 int cpu_wavefront_pair(cpu_ctx *c, const yee_step_plan plan[2])
 {
-    if (c->ndisp)
+    if (c->ndisp || c->d.n[2] == 1) /* one plane: sweep_fused.c shares its rows */
         return 0;
     cpu_step_lists *s1 = &c->lists[0], *s2 = &c->lists[1];
     if (!cpu_step_lists_build(c, &plan[0], s1) || !cpu_step_lists_build(c, &plan[1], s2))

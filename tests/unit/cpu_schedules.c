@@ -10,8 +10,9 @@
  * (several currents in one cell, some on the first and last planes and rows). The samples after
  * every step and all parts (fields and psi) at the end must agree with memcmp, for 1 to 3
  * threads (thread blocks of planes down to one plane, and an empty one) and several band
- * heights (setup.tuning.cpu_band_rows); and on a setup with dispersive nodes, which the fused
- * single-step sweep takes (the wavefront does not): same bytes.
+ * heights (setup.tuning.cpu_band_rows), on a single plane (threads share its rows); and on a
+ * setup with dispersive nodes, which the fused single-step sweep takes (the wavefront does
+ * not): same bytes.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -275,6 +276,8 @@ int main(void)
         {{17, 13, 9}, {{0, 3}, {0, 2}, {1, 2}}, {0, 0, 1}, {1, 1, 0}},
         /* PMC on every low face, 2 planes */
         {{9, 6, 2}, {{0, 2}, {0, 1}, {0, 1}}, {0, 0, 0}, {1, 1, 1}},
+        /* one plane (the threads share its rows: sweep_fused.c), PEC x, PMC y */
+        {{13, 11, 1}, {{2, 1}, {0, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}},
     };
     const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5};
     const int rows[] = {0, 1, 2, 3, 7};
