@@ -231,6 +231,9 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
         fprintf(out, "domain      [%g, %g] x [%g, %g] um\n", cfg->origin[0],
                 cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
                 cfg->origin[1] + cfg->n[1] * cfg->dx[1]);
+        fprintf(out, "fields      %s\n", cfg->pol2d == YEE_POL_TM ? "TM: Ez, Hx, Hy"
+                                       : cfg->pol2d == YEE_POL_TE ? "TE: Hz, Ex, Ey"
+                                                                  : "TM and TE: all six");
         fprintf(out, "boundaries  x %s/%s, y %s/%s; CPML cells %d/%d %d/%d\n",
                 bc_name(cfg->boundary[0][0]), bc_name(cfg->boundary[0][1]),
                 bc_name(cfg->boundary[1][0]), bc_name(cfg->boundary[1][1]), cfg->pml_cells[0][0],

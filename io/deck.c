@@ -209,6 +209,72 @@ static const yee_boundary bc_of_choice[] = {YEE_BC_CPML, YEE_BC_PEC, YEE_BC_PERI
                                             YEE_BC_PMC};
 static const char *const bc_names[] = {"pec", "cpml", "periodic", "pmc"}; /* by yee_boundary */
 
+/* 2-D: which polarizations source s drives (bit YEE_POL_TM, YEE_POL_TE). */
+static int source_polarizations(const yee_source_cfg *s)
+{
+    if (s->kind == YEE_SRC_DIPOLE || s->kind == YEE_SRC_VOLUME)
+        return s->component == YEE_EZ || s->component == YEE_HX || s->component == YEE_HY
+                   ? YEE_POL_TM : YEE_POL_TE;
+    int p = 0; /* plane waves and beams: by their E vector */
+    if (s->polarization[2] != 0.0)
+        p |= YEE_POL_TM;
+    if (s->polarization[0] != 0.0 || s->polarization[1] != 0.0)
+        p |= YEE_POL_TE;
+    return p;
+}
+
+/* simulation.polarization, read after the sources and monitors it constrains. */
+static void load_polarization(yee_rd *c, const yee_rd_scope *root, yee_config *cfg)
+{
+    static const char *const names[] = {"auto", "tm", "te", "both"};
+    static const unsigned tm_comps = (1u << YEE_EZ) | (1u << YEE_HX) | (1u << YEE_HY);
+    yee_rd_scope sc;
+    int choice = 0;
+    const config_setting_t *w = NULL;
+    cfg->pol2d = YEE_POL_BOTH;
+    if (yee_rd_group(c, root, "simulation", &sc) > 0)
+        yee_rd_choice(c, &sc, "polarization", &choice, &w);
+    if (!cfg->two_d) {
+        if (w && choice != 0)
+            yee_rd_error(c, w, "simulation.polarization",
+                         "is for 2-D runs (grid.size z = 0); a 3-D run has every component "
+                         "(got \"%s\")", names[choice]);
+        return;
+    }
+    int driven = 0;
+    for (int i = 0; i < cfg->nsources; i++)
+        driven |= source_polarizations(&cfg->sources[i]);
+    cfg->pol2d = choice == 1 ? YEE_POL_TM : choice == 2 ? YEE_POL_TE
+                 : choice == 3 || driven == (YEE_POL_TM | YEE_POL_TE) || driven == 0
+                     ? YEE_POL_BOTH : driven;
+    if (cfg->pol2d == YEE_POL_BOTH)
+        return;
+    const char *run = cfg->pol2d == YEE_POL_TM ? "tm" : "te";
+    const unsigned have = cfg->pol2d == YEE_POL_TM ? tm_comps : 0x3fu & ~tm_comps;
+    const config_setting_t *list = config_setting_get_member(root->s, "sources");
+    for (int i = 0; i < cfg->nsources; i++)
+        if (source_polarizations(&cfg->sources[i]) & ~cfg->pol2d) {
+            char key[32];
+            snprintf(key, sizeof key, "sources[%d]", i);
+            yee_rd_error(c, list ? config_setting_get_elem(list, (unsigned)i) : w, key,
+                         "drives fields a %s run does not have (simulation.polarization)", run);
+        }
+    list = config_setting_get_member(root->s, "monitors");
+    for (int i = 0; i < cfg->nmonitors; i++) {
+        const unsigned extra = cfg->monitors[i].components & ~have;
+        if (cfg->monitors[i].kind == YEE_MON_FLUX || !extra)
+            continue;
+        int comp = 0;
+        while (!(extra & (1u << comp)))
+            comp++;
+        char key[40];
+        snprintf(key, sizeof key, "monitors[%d].components", i);
+        yee_rd_error(c, list ? config_setting_get_elem(list, (unsigned)i) : w, key,
+                     "%s is not in a %s run (simulation.polarization; tm has Ez, Hx, Hy, te "
+                     "Hz, Ex, Ey)", yee_component_name(comp), run);
+    }
+}
+
 static void load_boundary(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                           const yee_deck_grid *g)
 {
@@ -512,6 +578,8 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
         rc = yee_deck_load_sources(&c, &root, cfg, &g);
     if (rc == 0)
         rc = yee_deck_load_monitors(&c, &root, cfg, &g);
+    if (rc == 0)
+        load_polarization(&c, &root, cfg);
     if (rc == 0)
         load_output(&c, &root, cfg);
     if (rc == 0)

@@ -29,6 +29,11 @@ static const yee_deck_key schema[] = {
     {.path = "simulation.check_interval", .type = YEE_KT_INT, .unit = "steps", .def = "100",
      .dval = 100, .flags = YEE_R_GE, .lo = 1,
      .doc = "Steps between NaN/Inf and energy-growth checks."},
+    {.path = "simulation.polarization", .type = YEE_KT_CHOICE, .unit = "-", .def = "auto",
+     .choices = "auto|tm|te|both",
+     .doc = "2-D runs only: the field components advanced. tm: Ez, Hx, Hy; te: Hz, Ex, Ey; both: "
+            "all six; auto: tm or te when every source drives only that one, else both. A source "
+            "or monitor asking for a component the run lacks is an error."},
     {.path = "simulation.backend", .type = YEE_KT_CHOICE, .unit = "-", .def = "auto",
      .choices = "auto|cpu|cuda",
      .doc = "Where the fields live: auto (CUDA when a device is present), cpu or cuda. "

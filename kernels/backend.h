@@ -44,6 +44,9 @@ typedef struct yee_setup {
     yee_slab slabs[6];
     int pec_low[3];              /* 1: zero tangential E on node plane 0 of this axis */
     int pmc_low[3];              /* 1: mirror H into the ghost plane below node plane 0 */
+    int pol2d;                   /* a 2-D run (dims.stride[2] = 0) of one polarization:
+                                  * YEE_POL_TM or YEE_POL_TE advance only its three components
+                                  * (kernels/yee_cell.h *_tm2d, *_te2d); YEE_POL_BOTH all six */
     /* Dispersive media (kernels/yee_ade.h): the E nodes with polarization poles, their pole
      * coefficients and the size of the polarization storage. ndisp = 0: none, nothing kept. */
     int64_t ndisp;

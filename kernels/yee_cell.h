@@ -119,6 +119,17 @@ YEE_HD int yee_box_has_index(yee_dims d, yee_box b, int64_t c)
            k < b.hi[2];
 }
 
+/* Hz of yee_update_h (it has no z difference: the same in 2-D). */
+YEE_HD void yee_update_hz(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int i, int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t sy = d.stride[1];
+    const yee_real *YEE_RESTRICT ex = f.e[0];
+    const yee_real *YEE_RESTRICT ey = f.e[1];
+    const yee_real ix = L.ih[0][i], iy = L.ih[1][j];
+    f.h[2][c] -= ch * (ix * (ey[c + 1] - ey[c]) - iy * (ex[c + sy] - ex[c]));
+}
+
 /* H^{n+1/2} = H^{n-1/2} - dt curl E^n (Faraday), e.g.
  *   Hx(i,j+1/2,k+1/2) -= dt [ (Ez(j+1) - Ez(j)) / (kappa dy) - (Ey(k+1) - Ey(k)) / (kappa dz) ]. */
 YEE_HD void yee_update_h(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int i, int j, int k)
@@ -131,7 +142,7 @@ YEE_HD void yee_update_h(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int
     const yee_real ix = L.ih[0][i], iy = L.ih[1][j], iz = L.ih[2][k];
     f.h[0][c] -= ch * (iy * (ez[c + sy] - ez[c]) - iz * (ey[c + sz] - ey[c]));
     f.h[1][c] -= ch * (iz * (ex[c + sz] - ex[c]) - ix * (ez[c + 1] - ez[c]));
-    f.h[2][c] -= ch * (ix * (ey[c + 1] - ey[c]) - iy * (ex[c + sy] - ex[c]));
+    yee_update_hz(f, d, L, ch, i, j, k);
 }
 
 /* The E update coefficients (ca, cb) of one cell, per component x, y, z. */
@@ -151,6 +162,18 @@ YEE_HD yee_ecoef yee_media_ecoef(yee_media m, int64_t c)
     return q;
 }
 
+/* Ez of yee_update_e_coef (it has no z difference: the same in 2-D). */
+YEE_HD void yee_update_ez_coef(yee_fields f, yee_dims d, yee_lines L, yee_ecoef q, int i, int j,
+                               int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t sy = d.stride[1];
+    const yee_real *YEE_RESTRICT hx = f.h[0];
+    const yee_real *YEE_RESTRICT hy = f.h[1];
+    const yee_real ix = L.ie[0][i], iy = L.ie[1][j];
+    f.e[2][c] = q.ca[2] * f.e[2][c] + q.cb[2] * (ix * (hy[c] - hy[c - 1]) - iy * (hx[c] - hx[c - sy]));
+}
+
 /* E^{n+1} = ca E^n + cb curl H^{n+1/2} (Ampere with conduction current), e.g.
  *   Ex(i+1/2,j,k) = ca Ex + cb [ (Hz(j) - Hz(j-1)) / (kappa dy) - (Hy(k) - Hy(k-1)) / (kappa dz) ].
  * This is the E physics; the caller supplies the coefficients: yee_update_e looks them up per
@@ -167,13 +190,41 @@ YEE_HD void yee_update_e_coef(yee_fields f, yee_dims d, yee_lines L, yee_ecoef q
     const yee_real ix = L.ie[0][i], iy = L.ie[1][j], iz = L.ie[2][k];
     f.e[0][c] = q.ca[0] * f.e[0][c] + q.cb[0] * (iy * (hz[c] - hz[c - sy]) - iz * (hy[c] - hy[c - sz]));
     f.e[1][c] = q.ca[1] * f.e[1][c] + q.cb[1] * (iz * (hx[c] - hx[c - sz]) - ix * (hz[c] - hz[c - 1]));
-    f.e[2][c] = q.ca[2] * f.e[2][c] + q.cb[2] * (ix * (hy[c] - hy[c - 1]) - iy * (hx[c] - hx[c - sy]));
+    yee_update_ez_coef(f, d, L, q, i, j, k);
 }
 
 /* The E update with per-cell materials: yee_update_e_coef with the coefficients of cell (i,j,k). */
 YEE_HD void yee_update_e(yee_fields f, yee_dims d, yee_lines L, yee_media m, int i, int j, int k)
 {
     yee_update_e_coef(f, d, L, yee_media_ecoef(m, yee_idx(d, i, j, k)), i, j, k);
+}
+
+/* 2-D runs of one polarization (model/components.h YEE_POL_*): TM advances Hx, Hy
+ * (yee_update_h_tm2d) and Ez (yee_update_ez_coef), TE Hz (yee_update_hz) and Ex, Ey
+ * (yee_update_e_te2d_coef). The two below are the 3-D updates with their z differences (exactly
+ * zero in 2-D: the z stride is 0) replaced by the literal 0 they equal, so the bits are the
+ * same (0 - x is not folded to -x under IEEE rules; x - 0 is x) without reading the other
+ * polarization's arrays. */
+YEE_HD void yee_update_h_tm2d(yee_fields f, yee_dims d, yee_lines L, yee_real ch, int i, int j,
+                              int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t sy = d.stride[1];
+    const yee_real *YEE_RESTRICT ez = f.e[2];
+    const yee_real ix = L.ih[0][i], iy = L.ih[1][j];
+    f.h[0][c] -= ch * (iy * (ez[c + sy] - ez[c]) - YEE_R(0.0));
+    f.h[1][c] -= ch * (YEE_R(0.0) - ix * (ez[c + 1] - ez[c]));
+}
+
+YEE_HD void yee_update_e_te2d_coef(yee_fields f, yee_dims d, yee_lines L, yee_ecoef q, int i,
+                                   int j, int k)
+{
+    const int64_t c = yee_idx(d, i, j, k);
+    const int64_t sy = d.stride[1];
+    const yee_real *YEE_RESTRICT hz = f.h[2];
+    const yee_real ix = L.ie[0][i], iy = L.ie[1][j];
+    f.e[0][c] = q.ca[0] * f.e[0][c] + q.cb[0] * (iy * (hz[c] - hz[c - sy]) - YEE_R(0.0));
+    f.e[1][c] = q.ca[1] * f.e[1][c] + q.cb[1] * (YEE_R(0.0) - ix * (hz[c] - hz[c - 1]));
 }
 
 /* Position of cell (i,j,k) along `axis`. */

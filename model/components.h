@@ -13,6 +13,10 @@ typedef enum yee_component {
     YEE_EX = 0, YEE_EY, YEE_EZ, YEE_HX, YEE_HY, YEE_HZ, YEE_NCOMP
 } yee_component;
 
+/* The components a 2-D run advances (simulation.polarization): TM is Ez, Hx, Hy; TE is Hz,
+ * Ex, Ey; in 2-D the two never couple. Bits, so that TM | TE is both. */
+enum { YEE_POL_BOTH = 0, YEE_POL_TM = 1, YEE_POL_TE = 2 };
+
 /* 1 for Ex, Ey, Ez (time n), 0 for Hx, Hy, Hz (time n + 1/2). */
 #define YEE_IS_ELECTRIC(c) ((c) < YEE_HX)
 

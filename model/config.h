@@ -173,6 +173,8 @@ typedef struct yee_config {
      * without z neighbours; dx[2] = 1 um, so that point sources are line currents per um of z
      * and fluxes are per um of z, as in Meep's 2-D. */
     int two_d;
+    int pol2d;           /* 2-D: YEE_POL_TM, YEE_POL_TE or YEE_POL_BOTH (kernels/yee_cell.h) of
+                          * simulation.polarization; 3-D: YEE_POL_BOTH */
 
     /* Time stepping. */
     double courant;      /* fraction of the 3D Courant limit, (0, 1] */

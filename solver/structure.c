@@ -285,6 +285,7 @@ int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[
         s->pec_low[a] = offset[a] == 0 && cfg->boundary[a][0] != YEE_BC_PERIODIC &&
                         cfg->boundary[a][0] != YEE_BC_PMC && !(a == 2 && cfg->two_d);
         s->pmc_low[a] = offset[a] == 0 && cfg->boundary[a][0] == YEE_BC_PMC;
+        s->pol2d = cfg->pol2d;
     }
     return YEE_OK;
 }

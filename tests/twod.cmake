@@ -11,3 +11,22 @@ ${YEE_TWOD_RUN} --out '${CMAKE_CURRENT_BINARY_DIR}/twod_mpi/r1' && \
 ${YEE_TWOD_MPI} -np 2 ${YEE_TWOD_RUN} --out '${CMAKE_CURRENT_BINARY_DIR}/twod_mpi/r2' && \
 '${YEE_PYTHON}' '${CMAKE_CURRENT_LIST_DIR}/mpi/same_fields.py' \
 '${CMAKE_CURRENT_BINARY_DIR}/twod_mpi/r1/rod2d.h5' '${CMAKE_CURRENT_BINARY_DIR}/twod_mpi/r2/rod2d.h5' 2d")
+# One polarization (simulation.polarization, auto from the sources) advances only its three
+# components (kernels/yee_cell.h *_tm2d, *_te2d): the bytes of the run that advances all six.
+set(YEE_TWOD_POL_DIR ${CMAKE_CURRENT_BINARY_DIR}/twod_pol)
+set(YEE_TWOD_POL_tm "--set 'sources[1].component=\"Ez\"' \
+--set 'monitors[0].components=[\"Ez\",\"Hx\",\"Hy\"]' --set 'monitors[2].components=[\"Ez\"]'")
+set(YEE_TWOD_POL_te "--set 'sources[0].component=\"Ey\"' \
+--set 'monitors[0].components=[\"Ex\",\"Ey\",\"Hz\"]' --set 'monitors[2].components=[\"Hz\"]'")
+foreach(pol tm te)
+  string(TOUPPER ${pol} POL)
+  set(deck "'${CMAKE_CURRENT_LIST_DIR}/twod/rod2d.cfg' ${YEE_TWOD_POL_${pol}}")
+  yee_add_test(NAME twod_polarization_${pol} LABELS physics TIMEOUT 300
+    COMMAND sh -c "rm -rf '${YEE_TWOD_POL_DIR}/${pol}' && \
+'$<TARGET_FILE:yee>' check ${deck} | grep -q '^fields      ${POL}:' && \
+'$<TARGET_FILE:yee>' run ${deck} --quiet --out '${YEE_TWOD_POL_DIR}/${pol}/one' && \
+'$<TARGET_FILE:yee>' run ${deck} --quiet --set 'simulation.polarization=\"both\"' \
+--out '${YEE_TWOD_POL_DIR}/${pol}/both' && \
+'${YEE_PYTHON}' '${CMAKE_CURRENT_LIST_DIR}/mpi/same_fields.py' \
+'${YEE_TWOD_POL_DIR}/${pol}/both/rod2d.h5' '${YEE_TWOD_POL_DIR}/${pol}/one/rod2d.h5' ${pol}")
+endforeach()

@@ -192,6 +192,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         c->pec_low[a] = s->pec_low[a];
         c->pmc_low[a] = s->pmc_low[a];
     }
+    c->pol2d = s->dims.stride[2] == 0 ? s->pol2d : YEE_POL_BOTH;
     c->pair_rows = s->tuning.cpu_band_rows;
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;

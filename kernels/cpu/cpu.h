@@ -63,6 +63,7 @@ typedef struct cpu_ctx {
     cpu_slab slabs[6];
     int pec_low[3];
     int pmc_low[3];
+    int pol2d;          /* setup.pol2d: the bulk rows advance one 2-D polarization only */
     size_t bytes;
     int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
     yee_disp_node *disp;

@@ -29,9 +29,22 @@ void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1)
     const yee_fields f = c->f;
     const yee_lines L = c->lines;
     const yee_real ch = c->media.ch;
+    switch (c->pol2d) {
+    case YEE_POL_TM:
 #pragma omp simd
-    for (int i = i0; i < i1; i++)
-        yee_update_h(f, d, L, ch, i, j, k);
+        for (int i = i0; i < i1; i++)
+            yee_update_h_tm2d(f, d, L, ch, i, j, k);
+        break;
+    case YEE_POL_TE:
+#pragma omp simd
+        for (int i = i0; i < i1; i++)
+            yee_update_hz(f, d, L, ch, i, j, k);
+        break;
+    default:
+#pragma omp simd
+        for (int i = i0; i < i1; i++)
+            yee_update_h(f, d, L, ch, i, j, k);
+    }
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
         int64_t row = slab_row(sl, j, k);
@@ -63,6 +76,27 @@ void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1)
     }
 }
 
+/* The bulk E update of row j of a 2-D run of one polarization (c->pol2d). The mat0 test is
+ * loop-invariant: the compiler unswitches it (two loops per polarization, as cpu_row_e has). */
+static void row_e_2d(const cpu_ctx *c, int j, int i0, int i1, int mat0)
+{
+    const yee_dims d = c->d;
+    const yee_fields f = c->f;
+    const yee_lines L = c->lines;
+    const yee_media m = c->media;
+    const yee_ecoef q0 = c->coef0;
+    if (c->pol2d == YEE_POL_TM) {
+#pragma omp simd
+        for (int i = i0; i < i1; i++)
+            yee_update_ez_coef(f, d, L, mat0 ? q0 : yee_media_ecoef(m, yee_idx(d, i, j, 0)), i, j, 0);
+    } else {
+#pragma omp simd
+        for (int i = i0; i < i1; i++)
+            yee_update_e_te2d_coef(f, d, L, mat0 ? q0 : yee_media_ecoef(m, yee_idx(d, i, j, 0)), i, j,
+                                   0);
+    }
+}
+
 /* A row of material 0 only (c->row_mat0) takes material 0's coefficients as loop constants
  * (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values as the per-cell
  * lookup, 3 bytes per cell less to read and no gathers (with the lookup on every row a vacuum
@@ -74,7 +108,9 @@ void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
     const yee_lines L = c->lines;
     const yee_media m = c->media;
     const int mat0 = c->row_mat0[j + (int64_t)k * d.n[1]];
-    if (mat0) {
+    if (c->pol2d != YEE_POL_BOTH)
+        row_e_2d(c, j, i0, i1, mat0);
+    else if (mat0) {
         const yee_ecoef q0 = c->coef0;
 #pragma omp simd
         for (int i = i0; i < i1; i++)
