@@ -123,7 +123,7 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
             c->backend = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--ranks") == 0 && i + 1 < argc) {
             if (parse_ranks(argv[++i], c->ranks) < 0)
-                return 2;
+                return YEE_EXIT_USAGE;
         } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
             c->quiet = 1;
         } else if (allow_run_opts && strcmp(a, "--energy") == 0) {
@@ -132,19 +132,19 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
             if (rank0())
                 fprintf(stderr, "yee: unknown or incomplete option '%s' (see yee %s --help)\n", a,
                         argv[1]);
-            return 2;
+            return YEE_EXIT_USAGE;
         } else if (!c->deck) {
             c->deck = a;
         } else {
             if (rank0())
                 fprintf(stderr, "yee: more than one deck given ('%s' and '%s')\n", c->deck, a);
-            return 2;
+            return YEE_EXIT_USAGE;
         }
     }
     if (!c->deck) {
         if (rank0())
             fprintf(stderr, "yee: no deck given (see yee %s --help)\n", argv[1]);
-        return 2;
+        return YEE_EXIT_USAGE;
     }
     return 0;
 }
@@ -157,7 +157,7 @@ static int load_deck(const cli *c, yee_config *cfg)
     if (rc < 0) {
         if (rank0())
             fprintf(stderr, "%s\n", err.msg);
-        return 1;
+        return YEE_EXIT_ERROR;
     }
     if (c->out_dir)
         snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s", c->out_dir);
@@ -276,7 +276,7 @@ static int cmd_check(int argc, char **argv)
         int errors = 0;
         print_check(&cfg, stdout, &errors);
         if (errors)
-            rc = 1;
+            rc = YEE_EXIT_ERROR;
         else
             printf("ok: %s is valid\n", c.deck);
         if (rc == 0 && c.geometry_dir) {
@@ -284,7 +284,7 @@ static int cmd_check(int argc, char **argv)
             yee_err err;
             if (yee_geometry_preview(&cfg, c.geometry_dir, path, sizeof path, &err) < 0) {
                 fprintf(stderr, "yee: error: %s\n", err.msg);
-                rc = 1;
+                rc = YEE_EXIT_ERROR;
             } else {
                 printf("wrote the rasterized permittivity to %s (open the .xmf in ParaView)\n",
                        path);
@@ -309,7 +309,7 @@ static void on_signal(int sig)
                                   "checkpoint yet; running it again starts over)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)ignored;
-        _exit(3); /* stopped, not failed: a job script resubmits on 3 (docs/checkpoint.md) */
+        _exit(YEE_EXIT_STOPPED); /* stopped, not failed: a job script resubmits on 3 (docs/checkpoint.md) */
     }
     if (sig == SIGTERM)
         run_signals.term = 1;
@@ -384,7 +384,7 @@ static int cmd_run(int argc, char **argv)
     if (rc < 0) {
         if (rank0())
             fprintf(stderr, "yee: error: %s\n", err.msg);
-        rc = rc == YEE_ERR_USAGE ? 2 : 1;
+        rc = rc == YEE_ERR_USAGE ? YEE_EXIT_USAGE : YEE_EXIT_ERROR;
     } else if (stats.stopped) {
         /* exit 3: a job script can tell "stopped, resume me" from success and failure */
         if (rank0()) {
@@ -397,7 +397,7 @@ static int cmd_run(int argc, char **argv)
                 fprintf(stderr, " --set '%s'", c.sets[i]);
             fprintf(stderr, " --restart %s\n", stats.checkpoint);
         }
-        rc = 3;
+        rc = YEE_EXIT_STOPPED;
     } else {
         if (!c.quiet && rank0()) {
             char mem[32];
@@ -450,7 +450,7 @@ static int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--size") == 0 && more) {
             if (parse_size(argv[++i], o.n) < 0) {
                 fprintf(stderr, "yee bench: --size wants N or NXxNYxNZ (got '%s')\n", argv[i]);
-                return 2;
+                return YEE_EXIT_USAGE;
             }
         } else if (strcmp(a, "--steps") == 0 && more) {
             o.steps = atol(argv[++i]);
@@ -464,22 +464,22 @@ static int cmd_bench(int argc, char **argv)
             o.weak = 1;
         } else if (strcmp(a, "--ranks") == 0 && more) {
             if (parse_ranks(argv[++i], o.ranks) < 0)
-                return 2;
+                return YEE_EXIT_USAGE;
         } else {
             if (rank0())
                 fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee bench --help)\n",
                         a);
-            return 2;
+            return YEE_EXIT_USAGE;
         }
     }
     for (int a = 0; a < 3; a++)
         if (o.n[a] < 24) {
             fprintf(stderr, "yee bench: each size must be >= 24 cells (two 10-cell CPMLs)\n");
-            return 2;
+            return YEE_EXIT_USAGE;
         }
     if (o.steps < 1 || o.repeat < 1 || o.threads < 0) {
         fprintf(stderr, "yee bench: --steps and --repeat must be >= 1, --threads >= 0\n");
-        return 2;
+        return YEE_EXIT_USAGE;
     }
     yee_err err;
     err.msg[0] = '\0';
@@ -487,7 +487,7 @@ static int cmd_bench(int argc, char **argv)
     if (rc < 0) {
         if (rank0())
             fprintf(stderr, "yee bench: error: %s\n", err.msg);
-        return rc == YEE_ERR_USAGE ? 2 : 1;
+        return rc == YEE_ERR_USAGE ? YEE_EXIT_USAGE : YEE_EXIT_ERROR;
     }
     return 0;
 }
@@ -633,7 +633,7 @@ int main(int argc, char **argv)
          * 1.10 would crash in its shutdown inside MPI_Finalize, turning exit 1 into a signal. */
         fflush(stdout);
         fflush(stderr);
-        _exit(rc ? rc : 1);
+        _exit(rc ? rc : YEE_EXIT_ERROR);
     }
     MPI_Finalize();
     return rc;

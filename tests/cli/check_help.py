@@ -1,10 +1,12 @@
 """usage: check_help.py YEE SOURCE_DIR -- every command `yee --help` lists answers --help, -h
 and `yee help COMMAND` with its own usage on stdout and exit 0, rejects an unknown option with
-exit 2, and accepts every option its help names.
+exit 2, accepts every option its help names, and the exit statuses of `yee --help` are the ones
+README.md and docs/errors.md document.
 
 The command list is read from `yee --help` itself, so a command added to app/commands.c is
 checked without editing this file, and one that main.c does not dispatch fails here.
 """
+import os
 import re
 import subprocess
 import sys
@@ -97,6 +99,23 @@ def check_command(yee, name, summary):
     return len(options(helps["--help"]))
 
 
+def documented_codes(path):
+    """Exit statuses in the first table of a markdown file whose header names 'exit status'."""
+    codes = set()
+    in_table = False
+    with open(path) as f:
+        for line in f:
+            if re.match(r"^\|\s*exit status\s*\|", line, re.I):
+                in_table = True
+            elif in_table and line.startswith("|"):
+                m = re.match(r"^\|\s*(\d+)\s*\|", line)
+                if m:
+                    codes.add(int(m.group(1)))
+            elif in_table:
+                break
+    return codes
+
+
 def main():
     yee, src = sys.argv[1], sys.argv[2]
     rc, usage, err = run(yee, "--help")
@@ -114,6 +133,11 @@ def main():
     codes = {int(l.split()[0]) for l in section(usage, "exit status") if re.match(r"^  \d", l)}
     if codes != {0, 1, 2, 3}:
         fail("yee --help lists exit statuses %s, want 0 1 2 3" % sorted(codes))
+    for doc in ("README.md", os.path.join("docs", "errors.md")):
+        have = documented_codes(os.path.join(src, doc))
+        if have != codes:
+            fail("%s documents exit statuses %s, yee --help %s" % (doc, sorted(have),
+                                                                    sorted(codes)))
     if failures:
         sys.exit("FAIL %d problem(s)" % len(failures))
     print("ok: %d commands (%s), %d options, exit statuses %s" % (len(names), " ".join(names),
