@@ -1,6 +1,8 @@
-/* app/main.c -- the `yee` command line: run, check, info (and deck-keys for the docs test).
- * The only place that prints final errors and chooses exit codes: 0 success, 1 a failed run or
- * an invalid deck, 2 a bad command line, 3 a run stopped by SIGTERM after writing a checkpoint.
+/* app/main.c -- the `yee` command line: run, check, bench, info, deck-keys and help here; the
+ * others (sweep, resonances, export-vtk) handed to their modules. The only place that prints
+ * final errors and chooses exit codes (YEE_EXIT_* in app/commands.h, which also holds every help
+ * text): 0 success, 1 a failed run or an invalid deck, 2 a bad command line, 3 a run stopped by
+ * SIGTERM (after writing a checkpoint, or before its first step).
  */
 #include <math.h>
 #include <mpi.h>
@@ -17,6 +19,7 @@
 #include "postproc/resonances.h"
 #include "app/bench.h"
 #include "app/child_env.h"
+#include "app/commands.h"
 #include "solver/geometry_out.h"
 #include "solver/structure.h"
 #include "solver/sim.h"
@@ -29,44 +32,6 @@ extern char **environ;
 #ifndef YEE_VERSION
 #define YEE_VERSION "0.0.0"
 #endif
-
-static const char usage_text[] =
-    "usage: yee <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run DECK [--out DIR] [--set KEY=VALUE]... [--backend auto|cpu|cpu-reference|cuda]\n"
-    "      [--quiet] [--energy] [--ranks PXxPYxPZ] [--restart CKPT]\n"
-    "                 run the simulation DECK describes; writes DIR/<name>.h5 (+ .xmf);\n"
-    "                 under mpirun the grid is split over the ranks. SIGTERM writes a\n"
-    "                 checkpoint and stops (exit 3), SIGUSR1 writes one and goes on;\n"
-    "                 --restart continues from one (docs/checkpoint.md); --energy prints\n"
-    "                 the field energy at every health check\n"
-    "  check DECK [--set KEY=VALUE]... [--geometry DIR]\n"
-    "                 validate DECK and print grid, time step, memory and resolution;\n"
-    "                 --geometry writes the rasterized permittivity to DIR (HDF5 + VTK)\n"
-    "  bench [--backend cpu|cpu-reference|cuda|all] [--size N|NXxNYxNZ] [--steps N]\n"
-    "        [--threads N] [--repeat N] [--json] [--weak] [--ranks PXxPYxPZ]\n"
-    "                 throughput (Mcells/s) on the standard vacuum + CPML + dipole problem;\n"
-    "                 under mpirun: strong scaling, or weak with --size per rank (--weak)\n"
-    "  resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz] [--start FS]\n"
-    "      [--modes N] [--max-error E]\n"
-    "                 frequencies, decay rates and Q of a probe's time series (harminv)\n"
-    "  export-vtk RUN.h5 [--monitor NAME] [--component Ez] [--frame N|--step S|--all]\n"
-    "      [--out DIR]\n"
-    "                 snapshot frames of a run's HDF5 file as legacy VTK files\n"
-    "                 (default: every monitor and component, last frame)\n"
-    "  sweep DECK [--out DIR] [--jobs N] [--ranks-per-job R] [--slurm|--collect|--dry-run]\n"
-    "                 every job of the deck's sweep section (parameters in ${...}): job decks,\n"
-    "                 runs (resumable; under mpirun farmed over the ranks) and summary.csv;\n"
-    "                 yee sweep --help and docs/sweeps.md tell more\n"
-    "  info           build configuration, backends and devices\n"
-    "  deck-keys      every deck key with type, unit and default (see docs/deck.md)\n"
-    "\n"
-    "options:\n"
-    "  -h, --help     this text\n"
-    "  --version      print the version\n"
-    "\n"
-    "Deck reference: docs/deck.md. Units: lengths um, times fs, frequencies THz.\n";
 
 typedef struct cli {
     const char *deck;
@@ -158,27 +123,28 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
             c->backend = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--ranks") == 0 && i + 1 < argc) {
             if (parse_ranks(argv[++i], c->ranks) < 0)
-                return 2;
+                return YEE_EXIT_USAGE;
         } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
             c->quiet = 1;
         } else if (allow_run_opts && strcmp(a, "--energy") == 0) {
             c->energy = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             if (rank0())
-                fprintf(stderr, "yee: unknown or incomplete option '%s' (see yee --help)\n", a);
-            return 2;
+                fprintf(stderr, "yee: unknown or incomplete option '%s' (see yee %s --help)\n", a,
+                        argv[1]);
+            return YEE_EXIT_USAGE;
         } else if (!c->deck) {
             c->deck = a;
         } else {
             if (rank0())
                 fprintf(stderr, "yee: more than one deck given ('%s' and '%s')\n", c->deck, a);
-            return 2;
+            return YEE_EXIT_USAGE;
         }
     }
     if (!c->deck) {
         if (rank0())
-            fprintf(stderr, "yee: no deck given (see yee --help)\n");
-        return 2;
+            fprintf(stderr, "yee: no deck given (see yee %s --help)\n", argv[1]);
+        return YEE_EXIT_USAGE;
     }
     return 0;
 }
@@ -191,7 +157,7 @@ static int load_deck(const cli *c, yee_config *cfg)
     if (rc < 0) {
         if (rank0())
             fprintf(stderr, "%s\n", err.msg);
-        return 1;
+        return YEE_EXIT_ERROR;
     }
     if (c->out_dir)
         snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s", c->out_dir);
@@ -327,7 +293,7 @@ static int cmd_check(int argc, char **argv)
         int errors = 0;
         print_check(&cfg, stdout, &errors);
         if (errors)
-            rc = 1;
+            rc = YEE_EXIT_ERROR;
         else
             printf("ok: %s is valid\n", c.deck);
         if (rc == 0 && c.geometry_dir) {
@@ -335,7 +301,7 @@ static int cmd_check(int argc, char **argv)
             yee_err err;
             if (yee_geometry_preview(&cfg, c.geometry_dir, path, sizeof path, &err) < 0) {
                 fprintf(stderr, "yee: error: %s\n", err.msg);
-                rc = 1;
+                rc = YEE_EXIT_ERROR;
             } else {
                 printf("wrote the rasterized permittivity to %s (open the .xmf in ParaView)\n",
                        path);
@@ -360,7 +326,7 @@ static void on_signal(int sig)
                                   "checkpoint yet; running it again starts over)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)ignored;
-        _exit(3); /* stopped, not failed: a job script resubmits on 3 (docs/checkpoint.md) */
+        _exit(YEE_EXIT_STOPPED); /* stopped, not failed: a job script resubmits on 3 (docs/checkpoint.md) */
     }
     if (sig == SIGTERM)
         run_signals.term = 1;
@@ -435,7 +401,7 @@ static int cmd_run(int argc, char **argv)
     if (rc < 0) {
         if (rank0())
             fprintf(stderr, "yee: error: %s\n", err.msg);
-        rc = rc == YEE_ERR_USAGE ? 2 : 1;
+        rc = rc == YEE_ERR_USAGE ? YEE_EXIT_USAGE : YEE_EXIT_ERROR;
     } else if (stats.stopped) {
         /* exit 3: a job script can tell "stopped, resume me" from success and failure */
         if (rank0()) {
@@ -448,7 +414,7 @@ static int cmd_run(int argc, char **argv)
                 fprintf(stderr, " --set '%s'", c.sets[i]);
             fprintf(stderr, " --restart %s\n", stats.checkpoint);
         }
-        rc = 3;
+        rc = YEE_EXIT_STOPPED;
     } else {
         if (!c.quiet && rank0()) {
             char mem[32];
@@ -501,7 +467,7 @@ static int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--size") == 0 && more) {
             if (parse_size(argv[++i], o.n) < 0) {
                 fprintf(stderr, "yee bench: --size wants N or NXxNYxNZ (got '%s')\n", argv[i]);
-                return 2;
+                return YEE_EXIT_USAGE;
             }
         } else if (strcmp(a, "--steps") == 0 && more) {
             o.steps = atol(argv[++i]);
@@ -515,22 +481,22 @@ static int cmd_bench(int argc, char **argv)
             o.weak = 1;
         } else if (strcmp(a, "--ranks") == 0 && more) {
             if (parse_ranks(argv[++i], o.ranks) < 0)
-                return 2;
+                return YEE_EXIT_USAGE;
         } else {
             if (rank0())
-                fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee --help)\n",
+                fprintf(stderr, "yee bench: unknown or incomplete option '%s' (see yee bench --help)\n",
                         a);
-            return 2;
+            return YEE_EXIT_USAGE;
         }
     }
     for (int a = 0; a < 3; a++)
         if (o.n[a] < 24) {
             fprintf(stderr, "yee bench: each size must be >= 24 cells (two 10-cell CPMLs)\n");
-            return 2;
+            return YEE_EXIT_USAGE;
         }
     if (o.steps < 1 || o.repeat < 1 || o.threads < 0) {
         fprintf(stderr, "yee bench: --steps and --repeat must be >= 1, --threads >= 0\n");
-        return 2;
+        return YEE_EXIT_USAGE;
     }
     yee_err err;
     err.msg[0] = '\0';
@@ -538,7 +504,7 @@ static int cmd_bench(int argc, char **argv)
     if (rc < 0) {
         if (rank0())
             fprintf(stderr, "yee bench: error: %s\n", err.msg);
-        return rc == YEE_ERR_USAGE ? 2 : 1;
+        return rc == YEE_ERR_USAGE ? YEE_EXIT_USAGE : YEE_EXIT_ERROR;
     }
     return 0;
 }
@@ -577,6 +543,100 @@ static int cmd_info(void)
     return 0;
 }
 
+/* A command without options (info, deck-keys) given some: a usage error. */
+static int no_arguments(int argc, char **argv)
+{
+    if (argc <= 2)
+        return 0;
+    if (rank0())
+        fprintf(stderr, "yee %s: unexpected argument '%s' (see yee %s --help)\n", argv[1], argv[2],
+                argv[1]);
+    return YEE_EXIT_USAGE;
+}
+
+/* `yee help [COMMAND]` */
+static int cmd_help(int argc, char **argv)
+{
+    if (argc > 3)
+        return no_arguments(argc - 1, argv + 1);
+    const yee_command_doc *c = argc > 2 ? yee_command_find(argv[2]) : NULL;
+    if (argc > 2 && !c) {
+        if (rank0())
+            fprintf(stderr, "yee: unknown command '%s' (see yee --help)\n", argv[2]);
+        return YEE_EXIT_USAGE;
+    }
+    if (rank0()) {
+        if (c)
+            yee_print_command_help(c, stdout);
+        else
+            yee_print_usage(stdout);
+    }
+    return YEE_EXIT_OK;
+}
+
+/* The command word of argv[1] to its command; -h/--help after any command prints its help from
+ * app/commands.c, so each parser below meets only the options it runs with. */
+static int dispatch(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    if (!cmd) {
+        if (rank0())
+            yee_print_usage(stderr);
+        return YEE_EXIT_USAGE;
+    }
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+        if (rank0())
+            yee_print_usage(stdout);
+        return YEE_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        if (rank0())
+            printf("yee %s\n", YEE_VERSION);
+        return YEE_EXIT_OK;
+    }
+    const yee_command_doc *doc = yee_command_find(cmd);
+    if (!doc) {
+        if (rank0())
+            fprintf(stderr, "yee: unknown command '%s' (see yee --help)\n", cmd);
+        return YEE_EXIT_USAGE;
+    }
+    if (yee_command_wants_help(doc, argc, argv, 2)) {
+        if (rank0())
+            yee_print_command_help(doc, stdout);
+        return YEE_EXIT_OK;
+    }
+    if (strcmp(cmd, "help") == 0)
+        return cmd_help(argc, argv);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc, argv);
+    if (strcmp(cmd, "check") == 0)
+        return cmd_check(argc, argv);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc, argv);
+    if (strcmp(cmd, "resonances") == 0 || strcmp(cmd, "export-vtk") == 0) {
+        /* post-processing reads one file: serial, on rank 0 only (postproc/) */
+        if (!rank0())
+            return YEE_EXIT_OK;
+        return cmd[0] == 'r' ? yee_resonances_main(argc - 1, argv + 1)
+                             : yee_export_vtk_main(argc - 1, argv + 1);
+    }
+    if (strcmp(cmd, "sweep") == 0)
+        return yee_sweep_main(argc, argv); /* every rank: rank 0 hands out jobs to the others */
+    if (strcmp(cmd, "info") == 0)
+        return no_arguments(argc, argv) ? YEE_EXIT_USAGE : cmd_info();
+    if (strcmp(cmd, "deck-keys") == 0) {
+        if (no_arguments(argc, argv))
+            return YEE_EXIT_USAGE;
+        if (rank0())
+            yee_deck_print_keys(stdout);
+        return YEE_EXIT_OK;
+    }
+    /* a command in app/commands.c's table that nothing here runs */
+    if (rank0())
+        fprintf(stderr, "yee: internal error: command '%s' has no implementation\n", cmd);
+    return YEE_EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
 {
     yee_child_env_capture(environ); /* before MPI_Init adds its own (app/child_env.h) */
@@ -584,47 +644,13 @@ int main(int argc, char **argv)
      * a user or a job script can follow a run, not only after it ended */
     setvbuf(stdout, NULL, _IOLBF, 0);
     MPI_Init(&argc, &argv);
-    int rc = 0;
-    const char *cmd = argc > 1 ? argv[1] : NULL;
-    if (!cmd) {
-        if (rank0())
-            fputs(usage_text, stderr);
-        rc = 2;
-    } else if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        if (rank0())
-            fputs(usage_text, stdout);
-    } else if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-        if (rank0())
-            printf("yee %s\n", YEE_VERSION);
-    } else if (strcmp(cmd, "run") == 0) {
-        rc = cmd_run(argc, argv);
-    } else if (strcmp(cmd, "check") == 0) {
-        rc = cmd_check(argc, argv);
-    } else if (strcmp(cmd, "bench") == 0) {
-        rc = cmd_bench(argc, argv);
-    } else if (strcmp(cmd, "resonances") == 0 || strcmp(cmd, "export-vtk") == 0) {
-        /* post-processing reads one file: serial, on rank 0 only (postproc/) */
-        if (rank0())
-            rc = cmd[0] == 'r' ? yee_resonances_main(argc - 1, argv + 1)
-                               : yee_export_vtk_main(argc - 1, argv + 1);
-    } else if (strcmp(cmd, "sweep") == 0) {
-        rc = yee_sweep_main(argc, argv); /* every rank: rank 0 hands out jobs to the others */
-    } else if (strcmp(cmd, "info") == 0) {
-        rc = cmd_info();
-    } else if (strcmp(cmd, "deck-keys") == 0) {
-        if (rank0())
-            yee_deck_print_keys(stdout);
-    } else {
-        if (rank0())
-            fprintf(stderr, "yee: unknown command '%s' (see yee --help)\n", cmd);
-        rc = 2;
-    }
+    int rc = dispatch(argc, argv);
     if (yee_h5_shutdown_unsafe()) {
         /* The run's file could not be written (its error is printed, every rank agreed): HDF5
          * 1.10 would crash in its shutdown inside MPI_Finalize, turning exit 1 into a signal. */
         fflush(stdout);
         fflush(stderr);
-        _exit(rc ? rc : 1);
+        _exit(rc ? rc : YEE_EXIT_ERROR);
     }
     MPI_Finalize();
     return rc;

@@ -41,25 +41,6 @@
 #include "postproc/harminv_modes.h"
 
 
-static const char sweep_usage[] =
-    "usage: yee sweep DECK [--out DIR] [--jobs N] [--ranks-per-job R] [--quiet]\n"
-    "       yee sweep DECK [--out DIR] --slurm [--submit] [--time T] [--partition P]\n"
-    "                  [--account A] [--mem M] [--gpus-per-job G] [--cpus-per-job C]\n"
-    "                  [--ranks-per-job R] [--mpi PLUGIN] [--checkpoint-margin S]\n"
-    "       yee sweep DECK [--out DIR] --collect | --dry-run\n"
-    "Runs every job of the deck's sweep section: DIR/job-NNNN/deck.cfg, then DIR/summary.csv.\n"
-    "DIR defaults to <deck name>_sweep. Finished jobs (job-NNNN/DONE) are skipped on a rerun.\n"
-    "  --jobs N           N jobs at once on this machine, sharing the cores (default 1)\n"
-    "  --ranks-per-job R  MPI ranks of one job (under mpirun: groups of R worker ranks)\n"
-    "  --slurm            write DIR/sweep.sbatch (one array task per job) and run nothing\n"
-    "  --submit           with --slurm: submit it with sbatch and print the job id\n"
-    "  --mpi PLUGIN       srun --mpi plugin (default: picked from srun --mpi=list)\n"
-    "  --checkpoint-margin S  a task checkpoints and requeues itself S s before its time\n"
-    "                     limit (default 120; 0: never)\n"
-    "  --collect          build DIR/summary.csv from the job directories (after Slurm)\n"
-    "  --dry-run          write and check the job decks, run nothing\n"
-    "Under mpirun rank 0 hands out jobs and the other ranks run them. See docs/sweeps.md.\n";
-
 enum { TAG_SETUP = 11, TAG_JOB = 12, TAG_REPORT = 13 };
 
 typedef enum job_state { JOB_PENDING = 0, JOB_OK, JOB_FAILED } job_state;
@@ -1237,11 +1218,7 @@ static int parse_opts(int argc, char **argv, sweep_opts *o, int loud)
             }
         if (matched)
             continue;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            if (loud)
-                fputs(sweep_usage, stdout);
-            return -1;
-        } else if (strcmp(a, "--out") == 0 && more) {
+        if (strcmp(a, "--out") == 0 && more) {
             out = argv[++i];
         } else if ((strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) && more) {
             if (parse_int_arg(argv[++i], 1, &o->jobs) < 0) {
@@ -1511,7 +1488,7 @@ int yee_sweep_main(int argc, char **argv)
     sweep_opts o;
     int prc = parse_opts(argc, argv, &o, rank == 0);
     if (prc != 0)
-        return prc < 0 ? 0 : prc;
+        return prc;
     /* writing a script, collecting or a dry run is rank 0's alone */
     if (o.slurm || o.collect || o.dry_run) {
         if (rank != 0)

@@ -26,10 +26,10 @@
 extern "C" {
 #endif
 
-/* The whole subcommand: argv[1] is "sweep", the deck and options follow (see the usage text in
- * sweep.c and docs/sweeps.md). MPI must be initialized (main does it); under mpirun every rank
- * calls this. Prints progress on stdout and errors on stderr (rank 0 only). Returns the exit
- * status: 0 every job ok, 1 a job failed (or is still pending after --collect, 0 then) or the
+/* The whole subcommand: argv[1] is "sweep", the deck and options follow (`yee sweep --help`,
+ * whose text is in app/commands.c, and docs/sweeps.md; main answers -h and --help itself). MPI
+ * must be initialized (main does it); under mpirun every rank calls this. Prints progress on
+ * stdout and errors on stderr (rank 0 only). Returns the exit status: 0 every job ok, 1 a job failed (or is still pending after --collect, 0 then) or the
  * sweep could not start (deck error, unwritable DIR: reported before any job runs), 2 a bad
  * command line. */
 int yee_sweep_main(int argc, char **argv);

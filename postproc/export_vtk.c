@@ -15,14 +15,11 @@
 #include "io/h5read.h"
 #include "io/vtk.h"
 
+/* The options and their meaning are in app/commands.c, which prints `yee export-vtk --help`
+ * (app/main.c answers -h and --help before calling here). */
 static void usage(FILE *out)
 {
-    fputs("usage: yee export-vtk RUN.h5 [--monitor NAME] [--component Ez]\n"
-          "                      [--frame N | --step S | --all] [--out DIR] [--quiet]\n"
-          "Writes snapshot frames of RUN.h5 as legacy VTK files <run>_<monitor>_<Comp>_<step>.vtk\n"
-          "(as a run's `vtk = true`). Default: every monitor and component, last written frame.\n"
-          "--frame counts from 0 (-1 is the last); --out defaults to the folder of RUN.h5.\n",
-          out);
+    fputs("usage: yee export-vtk RUN.h5 [options] (see yee export-vtk --help)\n", out);
 }
 
 /* "a, b, c" of a name list, cut to fit. */
@@ -283,10 +280,7 @@ int yee_export_vtk_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const int more = i + 1 < argc;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--monitor") == 0 && more) {
+        if (strcmp(a, "--monitor") == 0 && more) {
             o.monitor = argv[++i];
         } else if (strcmp(a, "--component") == 0 && more) {
             o.component = argv[++i];

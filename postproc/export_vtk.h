@@ -32,7 +32,8 @@ typedef struct yee_export_vtk_options {
  * written; YEE_ERR_NOMEM. The export stops at the first error. */
 int yee_export_vtk(const yee_export_vtk_options *o, int *nfiles, yee_err *err);
 
-/* The subcommand: argv[0] is "export-vtk", the options follow (see usage in export_vtk.c).
+/* The subcommand: argv[0] is "export-vtk", the options follow (`yee export-vtk --help`,
+ * from app/commands.c).
  * Returns the exit status: 0, 1 (an error above, printed as "yee export-vtk: error: ..."), 2 (bad
  * command line). */
 int yee_export_vtk_main(int argc, char **argv);

@@ -18,16 +18,11 @@
 #include "io/h5read.h"
 #include "postproc/harminv_modes.h"
 
+/* The options and their meaning are in app/commands.c, which prints `yee resonances --help`
+ * (app/main.c answers -h and --help before calling here). */
 static void usage(FILE *out)
 {
-    fputs("usage: yee resonances RUN.h5 --probe NAME [--component Ez] [--fmin THz] [--fmax THz]\n"
-          "                      [--start FS] [--modes N] [--max-error E] [--min-q Q]\n"
-          "Extracts resonances (frequency, decay, Q) from a probe's time series with harminv.\n"
-          "--start skips the part of the series before the given time (the source), fs.\n"
-          "--max-error drops modes whose relative error estimate is larger (default 0.01).\n"
-          "--min-q drops modes with |Q| below Q (default 10; 0 keeps all): they die out within\n"
-          "        a few periods and are mostly the source's transient and noise.\n",
-          out);
+    fputs("usage: yee resonances RUN.h5 --probe NAME [options] (see yee resonances --help)\n", out);
 }
 
 int yee_resonances_main(int argc, char **argv)
@@ -39,10 +34,7 @@ int yee_resonances_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const int more = i + 1 < argc;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--probe") == 0 && more) {
+        if (strcmp(a, "--probe") == 0 && more) {
             probe = argv[++i];
         } else if (strcmp(a, "--component") == 0 && more) {
             component = argv[++i];

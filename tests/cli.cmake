@@ -7,6 +7,12 @@ yee_add_test(NAME cli_help LABELS unit COMMAND yee --help PASS_REGEX "usage: yee
 yee_add_test(NAME cli_version LABELS unit COMMAND yee --version PASS_REGEX "^yee [0-9]+\\.[0-9]+\\.[0-9]+")
 yee_add_test(NAME cli_info LABELS unit COMMAND yee info PASS_REGEX "backends +cpu")
 yee_add_test(NAME cli_unknown_command LABELS unit COMMAND yee frobnicate WILL_FAIL)
+# Every command `yee --help` lists: --help, -h and `yee help CMD` print its usage (exit 0), an
+# unknown option exits 2, each option its help names is accepted; the exit statuses match
+# README.md and docs/errors.md.
+yee_add_test(NAME cli_help_commands LABELS unit TIMEOUT 120
+  COMMAND ${YEE_PYTHON} ${YEE_CLI_SRC}/check_help.py $<TARGET_FILE:yee> ${CMAKE_SOURCE_DIR}
+  PASS_REGEX "^ok: ")
 # tests/expect.sh checks the exit status; PASS_REGEX then checks the message.
 set(YEE_EXPECT sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh)
 yee_add_test(NAME cli_missing_deck LABELS unit

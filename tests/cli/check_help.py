@@ -1,0 +1,148 @@
+"""usage: check_help.py YEE SOURCE_DIR -- every command `yee --help` lists answers --help, -h
+and `yee help COMMAND` with its own usage on stdout and exit 0, rejects an unknown option with
+exit 2, accepts every option its help names, and the exit statuses of `yee --help` are the ones
+README.md and docs/errors.md document.
+
+The command list is read from `yee --help` itself, so a command added to app/commands.c is
+checked without editing this file, and one that main.c does not dispatch fails here.
+"""
+import os
+import re
+import subprocess
+import sys
+
+BOGUS = "--no-such-option"
+# a value each option's argument accepts, by the name its help gives the argument
+VALUES = {"N": "1", "S": "1", "R": "1", "G": "1", "C": "1", "PXxPYxPZ": "1x1x1", "N|NXxNYxNZ": "32",
+          "THz": "1", "FS": "1", "E": "0.1", "Q": "10", "KEY=VALUE": "a=b", "NAME": "cpu"}
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL " + msg)
+
+
+def run(yee, *args):
+    r = subprocess.run([yee] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=60)
+    return r.returncode, r.stdout, r.stderr
+
+
+def section(text, title):
+    """The lines of `title:` up to the next blank line."""
+    lines = text.splitlines()
+    start = lines.index(title + ":") + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return lines[start:end]
+
+
+def commands(usage):
+    """[(name, first line of its summary)] from the commands section of `yee --help`."""
+    out = []
+    for line in section(usage, "commands"):
+        if line.startswith(" " * 17):
+            if out and out[-1][1] is None:
+                out[-1][1] = line.strip()
+        elif line.startswith("  ") and not line.startswith("   "):
+            name = line.split()[0]
+            same_line = line[2 + len(name):17].strip() == "" and line[17:18].strip()
+            out.append([name, line[17:].strip() if same_line else None])
+    return out
+
+
+def options(help_text):
+    """[(flag, alias or None, argument name or None)] of a command's options section."""
+    out = []
+    for line in section(help_text, "options"):
+        m = re.match(r"^  (?:(-\w), )?(--[\w-]+)(?: (\S+))?", line)
+        if m and m.group(2) != "--help":
+            out.append((m.group(2), m.group(1), m.group(3)))
+    return out
+
+
+def check_command(yee, name, summary):
+    helps = {}
+    for flag in ("--help", "-h"):
+        rc, out, err = run(yee, name, flag)
+        helps[flag] = out
+        if rc != 0:
+            fail("yee %s %s exited %d: %s" % (name, flag, rc, err.strip()))
+        if not out.startswith("usage: yee %s" % name):
+            fail("yee %s %s does not start with its usage line: %r" % (name, flag, out[:80]))
+        if summary and summary not in out:
+            fail("yee %s %s lacks the summary yee --help gives it: %r" % (name, flag, summary))
+        if err:
+            fail("yee %s %s printed on stderr: %r" % (name, flag, err))
+        if any(len(line) > 80 for line in out.splitlines()):
+            fail("yee %s %s has lines over 80 columns" % (name, flag))
+    if helps["--help"] != helps["-h"]:
+        fail("yee %s --help and -h differ" % name)
+    rc, out, _ = run(yee, "help", name)
+    if rc != 0 or out != helps["--help"]:
+        fail("yee help %s differs from yee %s --help (exit %d)" % (name, name, rc))
+
+    rc, out, err = run(yee, name, BOGUS)
+    if rc != 2 or BOGUS not in err:
+        fail("yee %s %s exited %d (want 2, naming the option): %r" % (name, BOGUS, rc, err))
+
+    # every option the help names is one the command accepts: given before an unknown one,
+    # the command still stops at the unknown one (exit 2), and names that one, not the first
+    for flag, alias, arg in options(helps["--help"]):
+        for f in [flag] + ([alias] if alias else []):
+            args = [f] + ([VALUES.get(arg, "x")] if arg else []) + [BOGUS]
+            rc, out, err = run(yee, name, *args)
+            if rc != 2 or BOGUS not in err or ("'%s'" % f) in err:
+                fail("yee %s %s: the option yee %s --help lists is not accepted (exit %d: %r)"
+                     % (name, " ".join(args), name, rc, err.strip()))
+    return len(options(helps["--help"]))
+
+
+def documented_codes(path):
+    """Exit statuses in the first table of a markdown file whose header names 'exit status'."""
+    codes = set()
+    in_table = False
+    with open(path) as f:
+        for line in f:
+            if re.match(r"^\|\s*exit status\s*\|", line, re.I):
+                in_table = True
+            elif in_table and line.startswith("|"):
+                m = re.match(r"^\|\s*(\d+)\s*\|", line)
+                if m:
+                    codes.add(int(m.group(1)))
+            elif in_table:
+                break
+    return codes
+
+
+def main():
+    yee, src = sys.argv[1], sys.argv[2]
+    rc, usage, err = run(yee, "--help")
+    if rc != 0:
+        sys.exit("FAIL yee --help exited %d: %s" % (rc, err))
+    cmds = commands(usage)
+    names = [c[0] for c in cmds]
+    for must in ("run", "check", "sweep", "info"):  # the parser above still reads the list
+        if must not in names:
+            sys.exit("FAIL yee --help lists no command '%s' (read: %s)" % (must, names))
+    nopts = 0
+    for name, summary in cmds:
+        nopts += check_command(yee, name, summary)
+
+    codes = {int(l.split()[0]) for l in section(usage, "exit status") if re.match(r"^  \d", l)}
+    if codes != {0, 1, 2, 3}:
+        fail("yee --help lists exit statuses %s, want 0 1 2 3" % sorted(codes))
+    for doc in ("README.md", os.path.join("docs", "errors.md")):
+        have = documented_codes(os.path.join(src, doc))
+        if have != codes:
+            fail("%s documents exit statuses %s, yee --help %s" % (doc, sorted(have),
+                                                                    sorted(codes)))
+    if failures:
+        sys.exit("FAIL %d problem(s)" % len(failures))
+    print("ok: %d commands (%s), %d options, exit statuses %s" % (len(names), " ".join(names),
+                                                                  nopts, sorted(codes)))
+
+
+if __name__ == "__main__":
+    main()

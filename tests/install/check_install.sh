@@ -1,0 +1,29 @@
+#!/bin/sh
+# check_install.sh BUILD_DIR WORK_DIR -- `cmake --install BUILD_DIR --prefix WORK_DIR/p`, then use
+# what it installed as a user would: yee checks an installed example deck, the man page renders
+# with its NAME section, each plotting command answers --help, and one imports yee_h5 from the
+# installed tree (not this checkout) when it reads a file that is not a run.
+set -u
+build=$1
+p=$2/p
+fail() { echo "FAIL $*"; exit 1; }
+rm -rf "$p"
+cmake --install "$build" --prefix "$p" >/dev/null || fail "cmake --install exited $?"
+"$p/bin/yee" check "$p/share/doc/yee/examples/dipole.cfg" >/dev/null ||
+    fail "installed yee check of the installed dipole.cfg exited $?"
+[ -f "$p/share/doc/yee/deck.md" ] || fail "docs not installed in share/doc/yee"
+# the page as man shows it, bold and underline (backspace overstrikes) removed
+page=$(groff -man -Tascii "$p/share/man/man1/yee.1" 2>&1 | sed 's/.\x08//g')
+echo "$page" | grep -q "^NAME" || fail "share/man/man1/yee.1 has no NAME section: $page"
+echo "$page" | grep -q "^ *yee deck-keys" || fail "share/man/man1/yee.1 lacks the commands"
+echo "$page" | grep -q "^ *grid.resolution" || fail "share/man/man1/yee.1 lacks the deck keys"
+for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-animate; do
+    "$p/bin/$tool" --help >/dev/null || fail "$tool --help exited $?"
+done
+# from elsewhere, so the only yee_h5 to import is the installed one
+cd "$2" && echo "not hdf5" > notarun.h5 || fail "cannot write in $2"
+out=$("$p/bin/yee-plot-spectrum" notarun.h5 --probe p 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && echo "$out" | grep -q "error" ||
+    fail "yee-plot-spectrum on a non-run file: exit $rc, want 1 with an error line: $out"
+echo "ok: installed in $p"
