@@ -261,15 +261,22 @@ static void load_polarization(yee_rd *c, const yee_rd_scope *root, yee_config *c
         }
     list = config_setting_get_member(root->s, "monitors");
     for (int i = 0; i < cfg->nmonitors; i++) {
-        const unsigned extra = cfg->monitors[i].components & ~have;
-        if (cfg->monitors[i].kind == YEE_MON_FLUX || !extra)
+        yee_monitor_cfg *mon = &cfg->monitors[i];
+        const config_setting_t *elem = list ? config_setting_get_elem(list, (unsigned)i) : NULL;
+        if (elem && !config_setting_get_member(elem, "components")) {
+            /* the default components: those of the run's polarization */
+            mon->components = (mon->components & have) ? mon->components & have : have;
+            continue;
+        }
+        const unsigned extra = mon->components & ~have;
+        if (mon->kind == YEE_MON_FLUX || !extra)
             continue;
         int comp = 0;
         while (!(extra & (1u << comp)))
             comp++;
         char key[40];
         snprintf(key, sizeof key, "monitors[%d].components", i);
-        yee_rd_error(c, list ? config_setting_get_elem(list, (unsigned)i) : w, key,
+        yee_rd_error(c, elem ? elem : w, key,
                      "%s is not in a %s run (simulation.polarization; tm has Ez, Hx, Hy, te "
                      "Hz, Ex, Ey)", yee_component_name(comp), run);
     }
@@ -326,7 +333,7 @@ static void load_boundary(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         /* no z faces: the z differences vanish (the structure's z stride is 0), and node
          * plane 0 carries no wall */
         for (int f = 0; f < 2; f++)
-            if (set_by[2][f])
+            if (set_by[2][f] && (f == 0 || set_by[2][1] != set_by[2][0])) /* boundary.z: once */
                 yee_rd_error(c, set_by[2][f], key_by[2][f],
                              "a 2-D run (grid.size z = 0) has no z faces");
         cfg->boundary[2][0] = cfg->boundary[2][1] = YEE_BC_PEC;

@@ -79,8 +79,8 @@ static void cpu_destroy(void *vctx)
         }
     free(c->line_mem);
     c->line_mem = NULL;
-    free(c->row_mat0);
-    c->row_mat0 = NULL;
+    free(c->row_span);
+    c->row_span = NULL;
     free(c->disp);
     c->disp = NULL;
     free(c->pol);
@@ -142,21 +142,26 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     c->media.ca = c->ca;
     c->media.cb = c->cb;
     c->media.ch = s->ch;
-    /* Rows made of material 0 only (all of them in vacuum or a deck without geometry; most of
-     * them around small objects): their E update takes material 0's coefficients as loop
-     * constants and skips the index bytes (row_e). */
+    /* Each row's span of cells not of material 0 (none in vacuum or a deck without geometry;
+     * a few cells of most rows around small objects): outside it the E update takes material
+     * 0's coefficients as loop constants and skips the index bytes (cpu_row_e). */
     const int64_t nrows = (int64_t)s->dims.n[1] * s->dims.n[2];
-    c->row_mat0 = (uint8_t *)alloc_zeroed((size_t)nrows, &c->bytes);
-    if (!c->row_mat0)
+    c->row_span = (int *)alloc_zeroed(2 * (size_t)nrows * sizeof(int), &c->bytes);
+    if (!c->row_span)
         goto nomem;
     for (int k = 0; k < s->dims.n[2]; k++)
         for (int j = 0; j < s->dims.n[1]; j++) {
             const int64_t row = yee_idx(s->dims, 0, j, k);
-            int any = 0;
-            for (int a = 0; a < 3; a++)
-                for (int i = 0; i < s->dims.n[0] && s->mat[a]; i++)
-                    any |= s->mat[a][row + i];
-            c->row_mat0[j + (int64_t)k * s->dims.n[1]] = !any;
+            int lo = s->dims.n[0], hi = s->dims.n[0];
+            for (int i = 0; i < s->dims.n[0]; i++)
+                for (int a = 0; a < 3 && s->mat[a]; a++)
+                    if (s->mat[a][row + i]) {
+                        if (lo == s->dims.n[0])
+                            lo = i;
+                        hi = i + 1;
+                    }
+            c->row_span[2 * (j + (int64_t)k * s->dims.n[1])] = lo;
+            c->row_span[2 * (j + (int64_t)k * s->dims.n[1]) + 1] = hi;
         }
     for (int a = 0; a < 3; a++) {
         c->coef0.ca[a] = c->ca[0];

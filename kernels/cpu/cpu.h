@@ -54,7 +54,8 @@ typedef struct cpu_ctx {
     uint8_t *mat[3];
     yee_real ca[YEE_MAX_MATERIALS], cb[YEE_MAX_MATERIALS];
     yee_media media;
-    uint8_t *row_mat0;  /* per row (j + k n1): 1 if Ex, Ey, Ez are all material 0 along it */
+    int *row_span;      /* per row r = j + k n1: [row_span[2r], row_span[2r+1]) holds every cell
+                         * whose Ex, Ey or Ez is not material 0 (n0, n0 when none) */
     yee_ecoef coef0;    /* material 0's (ca, cb) for the three components (see cpu_row_e) */
     yee_real *line_mem; /* one block for ie, ih and the CPML profiles */
     yee_lines lines;

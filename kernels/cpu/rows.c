@@ -76,50 +76,56 @@ void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1)
     }
 }
 
-/* The bulk E update of row j of a 2-D run of one polarization (c->pol2d). The mat0 test is
- * loop-invariant: the compiler unswitches it (two loops per polarization, as cpu_row_e has). */
-static void row_e_2d(const cpu_ctx *c, int j, int i0, int i1, int mat0)
+/* The bulk E update of cells [a, b) of row (j, k): with material 0's coefficients as loop
+ * constants, or (lookup) each cell's own; the 3-D update, or a 2-D polarization's (c->pol2d).
+ * The lookup test is loop-invariant: the compiler unswitches it. */
+static void bulk_e(const cpu_ctx *c, int j, int k, int a, int b, int lookup)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     const yee_lines L = c->lines;
     const yee_media m = c->media;
     const yee_ecoef q0 = c->coef0;
-    if (c->pol2d == YEE_POL_TM) {
+    switch (c->pol2d) {
+    case YEE_POL_TM:
 #pragma omp simd
-        for (int i = i0; i < i1; i++)
-            yee_update_ez_coef(f, d, L, mat0 ? q0 : yee_media_ecoef(m, yee_idx(d, i, j, 0)), i, j, 0);
-    } else {
+        for (int i = a; i < b; i++)
+            yee_update_ez_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j, k);
+        break;
+    case YEE_POL_TE:
 #pragma omp simd
-        for (int i = i0; i < i1; i++)
-            yee_update_e_te2d_coef(f, d, L, mat0 ? q0 : yee_media_ecoef(m, yee_idx(d, i, j, 0)), i, j,
-                                   0);
+        for (int i = a; i < b; i++)
+            yee_update_e_te2d_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i,
+                                   j, k);
+        break;
+    default:
+#pragma omp simd
+        for (int i = a; i < b; i++)
+            yee_update_e_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j, k);
     }
 }
 
-/* A row of material 0 only (c->row_mat0) takes material 0's coefficients as loop constants
- * (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values as the per-cell
- * lookup, 3 bytes per cell less to read and no gathers (with the lookup on every row a vacuum
- * step ran at 0.56x the speed, docs/performance.md). */
+/* Outside its span of other materials (c->row_span) a row takes material 0's coefficients as
+ * loop constants (yee_update_e_coef; on rows of material 0 only also yee_cpml_e_coef): the same
+ * arithmetic on the same values as the per-cell lookup, 3 bytes per cell less to read and no
+ * gathers (with the lookup on every row a vacuum step ran at 0.56x the speed, and the 2-D bend
+ * of validation/bend2d, a guide crossing most rows, at 0.5x: docs/performance.md). */
 void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
-    const yee_lines L = c->lines;
     const yee_media m = c->media;
-    const int mat0 = c->row_mat0[j + (int64_t)k * d.n[1]];
-    if (c->pol2d != YEE_POL_BOTH)
-        row_e_2d(c, j, i0, i1, mat0);
-    else if (mat0) {
-        const yee_ecoef q0 = c->coef0;
-#pragma omp simd
-        for (int i = i0; i < i1; i++)
-            yee_update_e_coef(f, d, L, q0, i, j, k);
-    } else {
-#pragma omp simd
-        for (int i = i0; i < i1; i++)
-            yee_update_e(f, d, L, m, i, j, k);
-    }
+    const int64_t r = j + (int64_t)k * d.n[1];
+    const int lo = c->row_span[2 * r], hi = c->row_span[2 * r + 1];
+    const int mat0 = lo >= hi;
+    const int a = lo > i0 ? (lo < i1 ? lo : i1) : i0; /* [i0, a) [a, b) [b, i1) */
+    const int b = hi < i1 ? (hi > a ? hi : a) : i1;
+    if (a > i0)
+        bulk_e(c, j, k, i0, a, 0);
+    if (b > a)
+        bulk_e(c, j, k, a, b, 1);
+    if (i1 > b)
+        bulk_e(c, j, k, b, i1, 0);
     const yee_real cb0 = c->coef0.cb[0];
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
