@@ -91,7 +91,7 @@ yee_deck_test(NAME deck_bad_empty MODE fail ARGS bad_empty.cfg
 yee_deck_test(NAME deck_bad_many MODE fail ARGS bad_many.cfg
   EXPECT "bad_many.cfg:1: error: simulation.courant: must be in (0, 1"
          "bad_many.cfg:1: error: simulation.steps: must be > 0 (got 0)"
-         "bad_many.cfg:2: error: grid.size[1]: must be > 0 (got -2.0)"
+         "bad_many.cfg:2: error: grid.size[1]: must be >= 0 (got -2.0)"
          "bad_many.cfg:2: error: grid.spacing: must be a number or [x, y, z] (got [0.1, 0.1])"
          "bad_many.cfg:3: error: background.epsilon: must be >= 1 (got 0.5)"
          "bad_many.cfg:3: error: background.sigma: must be >= 0 (got -1.0)")

@@ -90,18 +90,20 @@ static void bulk_e(const cpu_ctx *c, int j, int k, int a, int b, int lookup)
     case YEE_POL_TM:
 #pragma omp simd
         for (int i = a; i < b; i++)
-            yee_update_ez_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j, k);
+            yee_update_ez_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j,
+                               k);
         break;
     case YEE_POL_TE:
 #pragma omp simd
         for (int i = a; i < b; i++)
-            yee_update_e_te2d_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i,
-                                   j, k);
+            yee_update_e_te2d_coef(f, d, L,
+                                   lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j, k);
         break;
     default:
 #pragma omp simd
         for (int i = a; i < b; i++)
-            yee_update_e_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j, k);
+            yee_update_e_coef(f, d, L, lookup ? yee_media_ecoef(m, yee_idx(d, i, j, k)) : q0, i, j,
+                              k);
     }
 }
 
