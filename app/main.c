@@ -15,6 +15,7 @@
 
 #include "io/deck.h"
 #include "io/h5out.h"
+#include "model/resolution.h"
 #include "postproc/export_vtk.h"
 #include "postproc/resonances.h"
 #include "app/bench.h"
@@ -245,25 +246,29 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
         errors_out++;
     }
     fprintf(out, "sources     %d, monitors %d\n", cfg->nsources, cfg->nmonitors);
-    double fmax = 0.0;
-    for (int s = 0; s < cfg->nsources; s++) {
-        const double f = yee_profile_fmax(&cfg->sources[s].profile);
-        if (f > fmax)
-            fmax = f;
-    }
-    if (fmax > 0.0) {
-        double dxmax = cfg->dx[0];
-        for (int a = 1; a < (cfg->two_d ? 2 : 3); a++)
-            if (cfg->dx[a] > dxmax)
-                dxmax = cfg->dx[a];
-        /* shortest wavelength of the source spectrum in the densest medium */
-        const double lambda = 1.0 / (fmax * sqrt(cfg->eps_r));
-        const double ppw = lambda / dxmax;
+    yee_resolution res;
+    yee_resolution_of(cfg, &res);
+    if (res.fmax > 0.0) {
+        /* the shortest wavelength: the highest frequency of interest in the densest medium */
+        const double lambda = 1.0 / (res.fmax * res.index);
         fprintf(out, "resolution  %.1f cells per shortest wavelength (%.4g um at %.4g THz in "
-                     "eps %.3g)\n", ppw, lambda, fmax * YEE_C_UM_THZ, cfg->eps_r);
-        if (ppw < 10.0) {
-            fprintf(out, "warning: fewer than 10 cells per wavelength (%.1f): expect phase "
-                         "errors of a few percent; raise grid.resolution\n", ppw);
+                     "%s%s%s, n = %.3g)\n", res.cells, lambda, res.fmax * YEE_C_UM_THZ,
+                res.medium >= 0 ? "\"" : "", res.medium >= 0 ? cfg->materials[res.medium].name
+                                                          : "the background",
+                res.medium >= 0 ? "\"" : "", res.index);
+        if (res.metal >= 0)
+            fprintf(out, "resolution  %.1f cells per skin depth in \"%s\" at %.4g THz\n",
+                    res.skin_cells, cfg->materials[res.metal].name, res.fmax * YEE_C_UM_THZ);
+        if (res.cells < YEE_MIN_CELLS_PER_WAVELENGTH) {
+            fprintf(out, "warning: fewer than %.0f cells per wavelength (%.1f) in the densest "
+                         "medium: expect phase errors of a few percent; raise grid.resolution\n",
+                    YEE_MIN_CELLS_PER_WAVELENGTH, res.cells);
+            warnings++;
+        }
+        if (res.skin_cells < YEE_MIN_CELLS_PER_SKIN_DEPTH) {
+            fprintf(out, "warning: fewer than %.0f cells per skin depth (%.1f) in \"%s\": the "
+                         "field inside the metal is not resolved; raise grid.resolution\n",
+                    YEE_MIN_CELLS_PER_SKIN_DEPTH, res.skin_cells, cfg->materials[res.metal].name);
             warnings++;
         }
     }

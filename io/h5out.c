@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* fallocate(2) with FALLOC_FL_KEEP_SIZE (yee_h5_reserve) */
 #include "io/h5out.h"
+#include "model/resolution.h"
 
 #include <errno.h>
 #include <hdf5.h>
@@ -213,6 +214,8 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     double dt_fs = cfg->dt * YEE_TIME_UNIT_FS;
     int64_t steps = cfg->steps;
     const int dimensions = cfg->two_d ? 2 : 3; /* 2: fields independent of z, per um of z */
+    yee_resolution res; /* model/resolution.h: the figures `yee check` prints */
+    yee_resolution_of(cfg, &res);
     /* x_low, x_high, y_low, y_high, z_low, z_high; 0 on faces that are not CPML */
     int pml_cells[6];
     for (int a = 0; a < 3; a++)
@@ -222,6 +225,9 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
         set_str_attr(root, "name", cfg->name) < 0 || set_str_attr(root, "deck", deck_text) < 0 ||
         set_attr(root, "n", H5T_NATIVE_INT, 1, &three, cfg->n) < 0 ||
         set_attr(root, "dimensions", H5T_NATIVE_INT, 0, NULL, &dimensions) < 0 ||
+        set_attr(root, "cells_per_wavelength", H5T_NATIVE_DOUBLE, 0, NULL, &res.cells) < 0 ||
+        set_attr(root, "densest_index", H5T_NATIVE_DOUBLE, 0, NULL, &res.index) < 0 ||
+        set_attr(root, "cells_per_skin_depth", H5T_NATIVE_DOUBLE, 0, NULL, &res.skin_cells) < 0 ||
         set_attr(root, "pml_cells", H5T_NATIVE_INT, 1, &six, pml_cells) < 0 ||
         set_doubles(root, "dx", 3, cfg->dx) < 0 ||
         set_doubles(root, "origin", 3, cfg->origin) < 0 ||

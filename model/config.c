@@ -37,6 +37,17 @@ double yee_config_courant_dt(const yee_config *cfg, double courant)
     return yee_courant_dt(dx, courant);
 }
 
+double yee_profile_fmax(const yee_profile *p)
+{
+    switch (p->kind) {
+    case YEE_PROFILE_GAUSSIAN: return p->frequency + 3.0 * p->fwidth;
+    case YEE_PROFILE_RICKER: return 3.0 * p->frequency;
+    case YEE_PROFILE_CW: return p->frequency;
+    case YEE_PROFILE_TABLE: return 0.0;
+    }
+    return p->frequency;
+}
+
 void yee_config_free(yee_config *cfg)
 {
     if (!cfg)

@@ -227,6 +227,10 @@ void yee_shape_bbox(const yee_shape_cfg *s, double lo[3], double hi[3]);
 /* The time step, c-units, at `courant` times the 3D Courant limit of cells dx[3] (um):
  * courant / sqrt(1/dx^2 + 1/dy^2 + 1/dz^2). The deck reader and `yee bench` both use it. */
 double yee_courant_dt(const double dx[3], double courant);
+/* Highest frequency with significant content (c/um), for resolution checks:
+ * gaussian f + 3 fwidth, cw f, ricker 3 f, table 0 (unknown). */
+double yee_profile_fmax(const yee_profile *p);
+
 /* The time step of cfg's grid at `courant`: yee_courant_dt, without the z term in 2-D. */
 double yee_config_courant_dt(const yee_config *cfg, double courant);
 

@@ -77,13 +77,3 @@ double yee_profile_end(const yee_profile *p)
     return INFINITY;
 }
 
-double yee_profile_fmax(const yee_profile *p)
-{
-    switch (p->kind) {
-    case YEE_PROFILE_GAUSSIAN: return p->frequency + 3.0 * p->fwidth;
-    case YEE_PROFILE_RICKER: return 3.0 * p->frequency;
-    case YEE_PROFILE_CW: return p->frequency;
-    case YEE_PROFILE_TABLE: return 0.0;
-    }
-    return p->frequency;
-}

@@ -24,8 +24,5 @@ void yee_profile_iq(const yee_profile *p, double t, double *in, double *quad);
  * its last sample). */
 double yee_profile_end(const yee_profile *p);
 
-/* Highest frequency with significant content (c/um), for resolution checks:
- * gaussian f + 3 fwidth, cw f, ricker 3 f, table 0 (unknown). */
-double yee_profile_fmax(const yee_profile *p);
 
 #endif

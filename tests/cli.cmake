@@ -47,3 +47,22 @@ yee_add_test(NAME cli_check_geometry LABELS unit TIMEOUT 120
   COMMAND sh -c "rm -rf '${YEE_CLI_DIR}/geo' && mkdir -p '${YEE_CLI_DIR}/geo' && \
 '$<TARGET_FILE:yee>' check '${CMAKE_CURRENT_LIST_DIR}/postproc/small.cfg' --geometry '${YEE_CLI_DIR}/geo' && \
 '${YEE_PYTHON}' '${YEE_CLI_SRC}/check_geometry.py' '${YEE_CLI_DIR}/geo'")
+# `yee check` resolution in the densest medium (model/resolution.c): the eps-12 core of the 2-D
+# bend, not the background, at 10 and 5 cells/um (the warning below 10), and gold's skin depth in
+# the nanosphere example; the run writes the same figure as a root attribute.
+yee_add_test(NAME cli_resolution_densest LABELS unit
+  COMMAND yee check ${CMAKE_SOURCE_DIR}/validation/bend2d/bend2d.cfg --set grid.resolution=10
+  PASS_REGEX "resolution  14\\.4 cells per shortest wavelength \\(1\\.443 um at 59\\.96 THz in \"core\", n = 3\\.46\\)")
+yee_add_test(NAME cli_resolution_warning LABELS unit
+  COMMAND yee check ${CMAKE_SOURCE_DIR}/validation/bend2d/bend2d.cfg --set grid.resolution=5
+  PASS_REGEX "warning: fewer than 10 cells per wavelength \\(7\\.2\\) in the densest medium")
+yee_add_test(NAME cli_resolution_skin_depth LABELS unit
+  COMMAND yee check ${CMAKE_SOURCE_DIR}/inputs/nanosphere.cfg
+  PASS_REGEX "resolution  7\\.3 cells per skin depth in \"Au\" at 749\\.5 THz")
+yee_add_test(NAME cli_resolution_attribute LABELS unit
+  COMMAND sh -c "rm -rf '${YEE_CLI_DIR}/resolution' && '$<TARGET_FILE:yee>' run \
+'${CMAKE_SOURCE_DIR}/validation/bend2d/bend2d.cfg' --set grid.resolution=10 \
+--set simulation.time=0.5 --quiet --out '${YEE_CLI_DIR}/resolution' && \
+'${YEE_PYTHON}' '${YEE_CLI_SRC}/print_attrs.py' '${YEE_CLI_DIR}/resolution/bend2d.h5' \
+cells_per_wavelength densest_index cells_per_skin_depth"
+  PASS_REGEX "cells_per_wavelength=14.43 densest_index=3.464 cells_per_skin_depth=inf")
