@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_install.sh BUILD_DIR WORK_DIR -- `cmake --install BUILD_DIR --prefix WORK_DIR/p`, then use
 # what it installed as a user would: yee checks an installed example deck, the man page renders
-# with its NAME section, each plotting command answers --help, and one imports yee_h5 from the
+# with its NAME section, bash completes a command, an option and a deck key, each plotting
+# command answers --help, and one imports yee_h5 from the
 # installed tree (not this checkout) when it reads a file that is not a run.
 set -u
 build=$1
@@ -17,6 +18,12 @@ page=$(groff -man -Tascii "$p/share/man/man1/yee.1" 2>&1 | sed 's/.\x08//g')
 echo "$page" | grep -q "^NAME" || fail "share/man/man1/yee.1 has no NAME section: $page"
 echo "$page" | grep -q "^ *yee deck-keys" || fail "share/man/man1/yee.1 lacks the commands"
 echo "$page" | grep -q "^ *grid.resolution" || fail "share/man/man1/yee.1 lacks the deck keys"
+# bash completion: a command, an option and a deck key, from the installed yee
+comp=$(PATH="$p/bin:$PATH" bash -c ". '$p/share/bash-completion/completions/yee'
+    COMP_WORDS=(yee ru); COMP_CWORD=1; _yee; a=\${COMPREPLY[*]}
+    COMP_WORDS=(yee run --ou); COMP_CWORD=2; _yee; b=\${COMPREPLY[*]}
+    COMP_WORDS=(yee check x.cfg --set grid.res); COMP_CWORD=4; _yee; echo \"\$a|\$b|\${COMPREPLY[*]}\"")
+[ "$comp" = "run|--out|grid.resolution=" ] || fail "bash completion gave '$comp'"
 for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-animate; do
     "$p/bin/$tool" --help >/dev/null || fail "$tool --help exited $?"
 done
