@@ -1,0 +1,47 @@
+#!/bin/sh
+# check_deb.sh SOURCE_DIR WORK_DIR -- build the Debian package from a copy of the source tree
+# (dpkg-buildpackage -b -us -uc, debian/), install it with apt-get as a user would, run the
+# installed yee on an installed example deck and plot its output with an installed plotting
+# command, check the man page and the declared dependencies, then remove the package.
+# Exits 77 (skipped) without root or without dpkg-buildpackage/debhelper: it installs a package.
+set -u
+src=$1
+work=$2
+fail() { echo "FAIL $*"; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "SKIP needs root (apt-get install)"; exit 77; }
+command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null ||
+    { echo "SKIP dpkg-buildpackage or debhelper missing (scripts/install-deps.sh installs them)"; exit 77; }
+version=$(sed -n '1s/^yee (\([^)]*\)).*/\1/p' "$src/debian/changelog")
+[ -n "$version" ] || fail "no version in debian/changelog"
+rm -rf "$work" && mkdir -p "$work/yee-$version" || fail "cannot make $work"
+# the tree as git sees it (tracked and untracked, not ignored): no build folders
+(cd "$src" && git ls-files -co --exclude-standard -z) |
+    (cd "$src" && xargs -0 cp --parents -t "$work/yee-$version") || fail "copying the tree"
+cd "$work/yee-$version" || exit 1
+dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; fail "dpkg-buildpackage exited nonzero (log: $work/build.log)"; }
+deb="$work/yee_${version}_amd64.deb"
+[ -f "$deb" ] || fail "no $deb (got: $(ls "$work"))"
+# what the package declares: the libraries yee links (from shlibs) and the Python stack
+deps=$(dpkg-deb -f "$deb" Depends)
+for d in libhdf5-openmpi libconfig libharminv openmpi-bin python3-h5py python3-matplotlib; do
+    echo "$deps" | grep -q "$d" || fail "Depends lacks $d: $deps"
+done
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q -o DPkg::Lock::Timeout=600 "$deb" >"$work/install.log" 2>&1 ||
+    { cat "$work/install.log"; fail "apt-get install $deb"; }
+trap 'apt-get remove -y -q -o DPkg::Lock::Timeout=600 yee >/dev/null 2>&1' EXIT
+ok=1
+cd "$work" || exit 1
+/usr/bin/yee check /usr/share/doc/yee/examples/dipole.cfg >/dev/null || { echo "FAIL yee check"; ok=0; }
+/usr/bin/yee run /usr/share/doc/yee/examples/dipole.cfg --set simulation.time=20.0 --out "$work/out" \
+    --quiet || { echo "FAIL yee run"; ok=0; }
+/usr/bin/yee-plot-spectrum "$work/out/dipole.h5" --probe far --out "$work/out/spectrum.png" \
+    >/dev/null 2>&1 && [ -s "$work/out/spectrum.png" ] || { echo "FAIL yee-plot-spectrum"; ok=0; }
+man -w yee >/dev/null 2>&1 || [ -f /usr/share/man/man1/yee.1.gz ] || { echo "FAIL no man page"; ok=0; }
+[ -f /usr/share/bash-completion/completions/yee ] || { echo "FAIL no bash completion"; ok=0; }
+apt-get remove -y -q -o DPkg::Lock::Timeout=600 yee >/dev/null 2>&1 || { echo "FAIL apt-get remove"; ok=0; }
+trap - EXIT
+[ ! -e /usr/bin/yee ] || { echo "FAIL /usr/bin/yee left after remove"; ok=0; }
+[ $ok = 1 ] || exit 1
+echo "ok: built, installed, ran and removed $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
