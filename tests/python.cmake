@@ -5,7 +5,7 @@
 # with a short run). Not in sanitized or fuzz builds: libyee would need the sanitizer runtime
 # preloaded into the Python interpreter.
 if(TARGET yee_shared AND NOT YEE_SANITIZE AND NOT YEE_FUZZ)
-  foreach(t module:test_run sweep:test_sweep)
+  foreach(t module:test_run sweep:test_sweep tutorial:test_tutorial)
     string(REPLACE ":" ";" t "${t}")
     list(GET t 0 name)
     list(GET t 1 file)
