@@ -15,10 +15,11 @@ allowed() { # folder -> the folders it may include
         solver) echo "solver kernels geometry io model common" ;;
         postproc) echo "postproc io model common" ;;
         app) echo "app solver postproc kernels geometry io model common" ;;
+        python) echo "python solver postproc kernels geometry io model common" ;; # libyee's C API
     esac
 }
 bad=0
-for dir in common model kernels geometry io solver postproc app; do
+for dir in common model kernels geometry io solver postproc app python; do
     ok=$(allowed $dir)
     for f in $(find "$root/$dir" -name '*.[ch]' -o -name '*.cu' -o -name '*.cpp'); do
         for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f" | sort -u); do
