@@ -219,6 +219,10 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
                 cfg->pml_cells[0][1], cfg->pml_cells[1][0], cfg->pml_cells[1][1],
                 cfg->pml_cells[2][0], cfg->pml_cells[2][1]);
     }
+    if (cfg->complex_fields)
+        fprintf(out, "bloch       k = [%g, %g, %g] 1/um: complex fields (twice the memory and "
+                "work); snapshots and probes are the real part\n", cfg->bloch[0], cfg->bloch[1],
+                cfg->bloch[2]);
     fprintf(out, "time step   dt = %.6g fs (Courant %.3g of the %s limit)\n",
             cfg->dt * YEE_TIME_UNIT_FS, cfg->courant, cfg->two_d ? "2D" : "3D");
     fprintf(out, "steps       %ld (%.6g fs simulated)\n", cfg->steps,

@@ -328,6 +328,19 @@ static void load_boundary(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                 }
             }
         have_pml = yee_rd_group(c, &sc, "pml", &pml) > 0;
+        if (yee_rd_vec3(c, &sc, "bloch", cfg->bloch) > 0) {
+            const config_setting_t *w = config_setting_get_member(sc.s, "bloch");
+            for (int a = 0; a < 3; a++) {
+                if (cfg->bloch[a] == 0.0)
+                    continue;
+                if (cfg->boundary[a][0] != YEE_BC_PERIODIC)
+                    yee_rd_error(c, w, "boundary.bloch",
+                                 "a Bloch wave vector along %s needs periodic %s faces (got k%s "
+                                 "= %g with %s boundaries)", axis_names[a], axis_names[a],
+                                 axis_names[a], cfg->bloch[a], bc_names[cfg->boundary[a][0]]);
+                cfg->complex_fields = 1;
+            }
+        }
     }
     if (cfg->two_d) {
         /* no z faces: the z differences vanish (the structure's z stride is 0), and node

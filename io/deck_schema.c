@@ -186,6 +186,13 @@ static const yee_deck_key schema[] = {
      .choices = "cpml|pec|periodic|pmc", .doc = "Low z face; overrides boundary.z."},
     {.path = "boundary.z_high", .type = YEE_KT_CHOICE, .unit = "-", .def = "boundary.z",
      .choices = "cpml|pec|periodic|pmc", .doc = "High z face; overrides boundary.z."},
+    {.path = "boundary.bloch", .type = YEE_KT_VEC3, .unit = "1/um", .def = "[0, 0, 0]",
+     .doc = "Bloch wave vector [kx, ky, kz] in cycles per um (Meep's k_point with a = 1 um): "
+            "across a periodic axis of length L the fields take the factor exp(2 pi i k L). "
+            "Nonzero only on periodic axes; then the fields are complex (twice the memory and "
+            "work), snapshots and probes are their real part, and volume sources carry the "
+            "phase exp(2 pi i k.r). An oblique plane wave is a volume sheet source at "
+            "k = f n sin(theta) (docs/deck.md \"Bloch-periodic cells\")."},
     {.path = "boundary.pml", .type = YEE_KT_GROUP, .unit = "-", .def = "-",
      .doc = "CFS-CPML parameters, used on the cpml faces."},
     {.path = "boundary.pml.cells", .type = YEE_KT_INT_OR_6, .unit = "cells", .def = "10",

@@ -194,6 +194,15 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         }
         if (src->kind == YEE_SRC_VOLUME || src->kind == YEE_SRC_PLANEWAVE)
             yee_deck_box(c, &sc, g, src->box_min, src->box_max);
+        if ((src->kind == YEE_SRC_PLANEWAVE || src->kind == YEE_SRC_GAUSSIAN_BEAM) &&
+            cfg->complex_fields) {
+            snprintf(key, sizeof key, "%s.type", sc.key);
+            yee_rd_error(c, config_setting_get_member(sc.s, "type"), key,
+                         "a %s has a real incident field without the Bloch phase of "
+                         "boundary.bloch: launch the wave with a volume sheet source, which "
+                         "carries it (docs/deck.md \"Bloch-periodic cells\")",
+                         src->kind == YEE_SRC_PLANEWAVE ? "planewave" : "gaussian_beam");
+        }
         if (src->kind == YEE_SRC_PLANEWAVE || src->kind == YEE_SRC_GAUSSIAN_BEAM) {
             int okd = get_unit(c, &sc, "direction", src->direction);
             int okp = get_unit(c, &sc, "polarization", src->polarization);

@@ -230,6 +230,8 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
         set_attr(root, "cells_per_skin_depth", H5T_NATIVE_DOUBLE, 0, NULL, &res.skin_cells) < 0 ||
         set_attr(root, "pml_cells", H5T_NATIVE_INT, 1, &six, pml_cells) < 0 ||
         set_doubles(root, "dx", 3, cfg->dx) < 0 ||
+        set_doubles(root, "bloch", 3, cfg->bloch) < 0 ||
+        set_attr(root, "complex_fields", H5T_NATIVE_INT, 0, NULL, &cfg->complex_fields) < 0 ||
         set_doubles(root, "origin", 3, cfg->origin) < 0 ||
         set_attr(root, "dt", H5T_NATIVE_DOUBLE, 0, NULL, &cfg->dt) < 0 ||
         set_attr(root, "dt_fs", H5T_NATIVE_DOUBLE, 0, NULL, &dt_fs) < 0 ||

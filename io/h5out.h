@@ -4,7 +4,8 @@
  * with no data for a write passes a zero count. Layout of the file (docs/output.md):
  *   /                      attributes: yee_version, name, deck (text), n[3], dx[3] (um),
  *                          origin[3] (um, lower corner of the domain), dt (c-units), dt_fs,
- *                          steps, precision, units
+ *                          steps, precision, units, bloch[3] (1/um), complex_fields (1: the
+ *                          fields are complex; snapshots and probes hold their real part)
  *   /snapshots/<monitor>/<Comp>   (nframes, nz, ny, nx) of yee_real, x fastest; attributes
  *                          origin[3] (um, position of element [f,0,0,0] of this staggered
  *                          component, x y z order), spacing[3] (um), frames_written (int64: frames

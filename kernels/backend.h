@@ -73,11 +73,14 @@ typedef struct yee_sample {
 } yee_sample;
 
 /* A point current to inject this step: comp 0..2 an electric current density J (normalized,
- * per cell volume) into Ex..Ez, comp 3..5 a magnetic current density M into Hx..Hz. */
+ * per cell volume) into Ex..Ez, comp 3..5 a magnetic current density M into Hx..Hz. j_imag is
+ * the imaginary part of a complex amplitude: only complex fields (yee_backend_complex) read it;
+ * a real backend adds j_value alone. */
 typedef struct yee_point_current {
     int comp;
     int i, j, k;
     yee_real j_value;
+    yee_real j_imag;
 } yee_point_current;
 
 /* A running DFT of one component over a box of nodes (kernels/yee_cell.h yee_dft_sample). */
@@ -210,6 +213,23 @@ extern const yee_backend_ops yee_backend_cpu_reference;
 /* The CUDA backend; built when nvcc is found. */
 extern const yee_backend_ops yee_backend_cuda;
 #endif
+
+/* ---- complex fields (kernels/backend_complex.c) ----
+ * A Bloch-periodic run (boundary.bloch) has complex fields: two instances of a real backend,
+ * the real and the imaginary part, which only complex currents and the phase of ghost layers
+ * across Bloch faces couple (the coefficients are real). yee_backend_complex is their ops table
+ * over a ctx from yee_backend_complex_create (its own create refuses). Probes, snapshots and
+ * downloads read the real part; DFT sums are those of the complex field; halo buffers are host
+ * memory (the phase is applied on the host); advance is NULL; checkpoint parts are the real
+ * part's, the imaginary part's, then both parts' own DFT sums per region (dft_transfer's set
+ * does nothing: the combined sums cannot be split, the parts restore them). */
+extern const yee_backend_ops yee_backend_complex;
+int yee_backend_complex_create(const yee_backend_ops *inner, const yee_setup *s, void **ctx,
+                               yee_err *err);
+/* The factor exp(i phi) = cos_phi + i sin_phi a ghost layer of `kind` on `axis` takes when it
+ * is unpacked (the value across a Bloch face); 1 (no change) until set. */
+void yee_backend_complex_set_phase(void *ctx, yee_field_kind kind, int axis, double cos_phi,
+                                   double sin_phi);
 
 /* ---- bookkeeping every backend shares (kernels/backend.c) ---- */
 

@@ -192,6 +192,12 @@ typedef struct yee_config {
     double pml_sigma_factor; /* sigma_max = factor * 0.8 (m+1) / (dx sqrt(eps_r)), Taflove eq. 7.67 */
     double pml_kappa_max;    /* >= 1 */
     double pml_alpha_max;    /* CFS alpha at the inner interface, c/um (normalized by eps0) */
+    /* Bloch-periodic boundaries (boundary.bloch): the wave vector k, in cycles per um (Meep's
+     * k_point with a = 1 um): across a periodic axis of length L the fields take the factor
+     * exp(2 pi i k_a L). Nonzero only on periodic axes; any nonzero entry makes the fields
+     * complex (kernels/backend.h "complex fields"). */
+    double bloch[3];
+    int complex_fields;      /* 1 when any bloch[a] != 0 */
 
     int nsources;
     yee_source_cfg *sources;     /* owned; freed by yee_config_free */

@@ -14,6 +14,7 @@ struct yee_halo {
     void *ctx;
     MPI_Comm cart;
     int n[3];
+    int parts;                 /* 1 real fields, 2 complex (both parts in one message) */
     int nbr[3][2];
     int active, overlap, device_buffers;
     void *send[3], *recv[3];   /* per axis, 2 * n_u * n_v values (E and H alike) */
@@ -39,7 +40,7 @@ static int mpi_reads_device_memory(int cuda_aware)
 
 static size_t face_values(const yee_halo *h, int a)
 {
-    return 2 * (size_t)h->n[(a + 1) % 3] * (size_t)h->n[(a + 2) % 3];
+    return 2 * (size_t)h->parts * (size_t)h->n[(a + 1) % 3] * (size_t)h->n[(a + 2) % 3];
 }
 
 static void free_buffers(yee_halo *h)
@@ -71,7 +72,7 @@ static int alloc_buffers(yee_halo *h, int device)
 }
 
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr[3][2], int overlap, int cuda_aware, yee_halo **out,
+                    const int nbr[3][2], int overlap, int cuda_aware, int parts, yee_halo **out,
                     yee_err *err)
 {
     *out = NULL;
@@ -82,6 +83,7 @@ int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const i
     h->ctx = ctx;
     h->cart = cart;
     h->pending = -1;
+    h->parts = parts;
     for (int a = 0; a < 3; a++)
         h->n[a] = n[a];
     for (int a = 0; a < 3; a++) {

@@ -37,9 +37,10 @@ typedef struct yee_halo_stats {
  * (MPI_PROC_NULL: none) on communicator cart, allocating its buffers from the backend. overlap:
  * split the updates around the exchange (0: exchange, then update, for measurements);
  * cuda_aware: 0 ask the MPI library whether it reads device memory, 1 it does, -1 it does not.
+ * parts: 1 for real fields, 2 for complex ones (a message carries both parts, backend.h).
  * YEE_ERR_NOMEM when a buffer cannot be had. */
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr[3][2], int overlap, int cuda_aware, yee_halo **out,
+                    const int nbr[3][2], int overlap, int cuda_aware, int parts, yee_halo **out,
                     yee_err *err);
 
 /* 1 if this rank exchanges any face (neighbours, or itself across a periodic axis). */

@@ -140,7 +140,9 @@ size_t yee_sim_bytes_estimate(const yee_config *cfg)
             }
             sl->hi[a] = cfg->pml_cells[a][side];
         }
-    return yee_backend_bytes_needed(d, nslabs, slabs) + yee_sim_deck_bytes_estimate(cfg);
+    /* complex fields (Bloch) hold the backend's arrays twice */
+    return (cfg->complex_fields ? 2 : 1) * yee_backend_bytes_needed(d, nslabs, slabs) +
+           yee_sim_deck_bytes_estimate(cfg);
 }
 
 size_t yee_sim_deck_bytes_estimate(const yee_config *cfg)
@@ -156,7 +158,8 @@ static int check_host_memory(yee_sim *s, const int n_local[3], yee_err *err)
 {
     const yee_dims d = yee_dims_of(n_local, s->cfg->two_d);
     const double cells = (double)yee_dims_cells(d);
-    const size_t grid = (size_t)(3.0 * cells) + s->be->host_bytes(d, 0, NULL);
+    const size_t grid = (size_t)(3.0 * cells) +
+                        (s->cfg->complex_fields ? 2 : 1) * s->be->host_bytes(d, 0, NULL);
     /* what grows with the deck rather than the block, counted whole on every rank (an upper
      * bound): a run that `yee check` refuses must not start, allocate lazily and be killed */
     const size_t deck = yee_sim_deck_bytes_estimate(s->cfg);
@@ -185,13 +188,38 @@ static int node_rank(void)
     return r;
 }
 
+/* The ghost layers that come across a Bloch-periodic face (this block touches the domain's
+ * face there: with one rank on the axis, it is its own neighbour) take the Bloch factor: an E
+ * ghost above the top face is E at node 0 one period on, exp(+2 pi i k L) times it; an H ghost
+ * below the bottom face is H one period back, exp(-2 pi i k L). */
+static void set_bloch_phases(yee_sim *s)
+{
+    const yee_config *cfg = s->cfg;
+    for (int a = 0; a < 3; a++) {
+        if (cfg->bloch[a] == 0.0 || cfg->boundary[a][0] != YEE_BC_PERIODIC)
+            continue;
+        const double phi = 2.0 * M_PI * cfg->bloch[a] * cfg->n[a] * cfg->dx[a];
+        if (s->dec.offset[a] + s->dec.n[a] == cfg->n[a])
+            yee_backend_complex_set_phase(s->ctx, YEE_FIELD_E, a, cos(phi), sin(phi));
+        if (s->dec.offset[a] == 0)
+            yee_backend_complex_set_phase(s->ctx, YEE_FIELD_H, a, cos(phi), -sin(phi));
+    }
+}
+
 /* The backend's setup: the structure of this rank's block, and the tuning the options carry. */
 static int create_backend(yee_sim *s, yee_err *err)
 {
     s->structure.setup.node_rank = s->node_rank;
     s->structure.setup.tuning.cpu_band_rows = s->opt.tuning.cpu_band_rows;
     s->structure.setup.tuning.sync_each_launch = s->opt.tuning.sync_each_launch;
-    YEE_TRY(s->be->create(&s->structure.setup, &s->ctx, err));
+    s->backend_name = s->be->name;
+    if (s->cfg->complex_fields) {
+        YEE_TRY(yee_backend_complex_create(s->be, &s->structure.setup, &s->ctx, err));
+        s->be = &yee_backend_complex;
+        set_bloch_phases(s);
+    } else {
+        YEE_TRY(s->be->create(&s->structure.setup, &s->ctx, err));
+    }
     if (s->opt.test.fault && s->opt.test.fault_rank == s->rank)
         return yee_fail(err, YEE_ERR_NOMEM,
                         "cannot allocate the fields (simulated by YEE_FAULT_RANK)");
@@ -239,7 +267,8 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     if (rc == YEE_OK)
         rc = yee_halo_create(s->be, s->ctx, s->dec.cart, s->structure.n,
                              (const int(*)[2])s->dec.nbr, !s->opt.tuning.no_overlap,
-                             s->opt.tuning.cuda_aware_mpi, &s->halo, err);
+                             s->opt.tuning.cuda_aware_mpi, cfg->complex_fields ? 2 : 1,
+                             &s->halo, err);
     if (rc == YEE_OK)
         rc = yee_step_setup(s, err);
     if ((rc = yee_sim_sync_status(s, rc, err)) < 0)
@@ -313,7 +342,7 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
              * voxel file or a table): a NaN current in the middle of rank 0's block */
             const yee_point_current nan_current = {YEE_EZ, s->structure.n[0] / 2,
                                                    s->structure.n[1] / 2,
-                                                   s->structure.n[2] / 2, (yee_real)NAN};
+                                                   s->structure.n[2] / 2, (yee_real)NAN, 0};
             YEE_TRY(s->be->apply_sources(s->ctx, 1, &nan_current, err));
         }
         const int asked = yee_poll_signals(s);
@@ -365,7 +394,7 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
         stats->backend_bytes = s->be->bytes(s->ctx);
         yee_halo_get_stats(s->halo, &stats->halo);
         stats->fused_steps = s->fused_steps;
-        stats->backend = s->be->name;
+        stats->backend = s->backend_name;
         snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
     }
     return YEE_OK;

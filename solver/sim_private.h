@@ -24,8 +24,9 @@ enum { YEE_FUSED_MAX = 16 };
 struct yee_sim {
     const yee_config *cfg;
     yee_run_options opt;
-    const yee_backend_ops *be;
+    const yee_backend_ops *be; /* with complex fields the two-part wrapper (kernels/backend.h) */
     void *ctx;
+    const char *backend_name;  /* the backend that runs the arithmetic, for the run's stats */
     yee_structure structure; /* this block's coefficients, lines and slabs (the backend's setup) */
     int rank, nranks;
     int node_rank;        /* among the ranks on this node (which GPU a rank takes) */

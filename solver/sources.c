@@ -6,15 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/nodes.h"
 #include "solver/structure.h"
 #include "solver/waveform.h"
 #include "solver/tfsf.h"
 
-/* One node of a dipole or volume source: J (or M) = weight * profile(t). */
+/* One node of a dipole or volume source: J (or M) = (weight + i weight_im) * profile(t). */
 typedef struct node_src {
     int comp;
     int i, j, k;
     double weight;
+    double weight_im;  /* Bloch runs: the volume source's phase exp(2 pi i k.r) at this node */
     int source;       /* index into cfg->sources */
 } node_src;
 
@@ -80,7 +82,18 @@ static int add_nodes(yee_sources *s, int q, const int n_local[3], const int offs
                 ns->j = g[1];
                 ns->k = g[2];
                 ns->weight = weight;
+                ns->weight_im = 0.0;
                 ns->source = q;
+                if (cfg->complex_fields && sc->kind == YEE_SRC_VOLUME) {
+                    /* a sheet across a Bloch cell launches the wave of that k (Meep's amp_func
+                     * exp(i k.r)); the phase is taken at the component's own node */
+                    const int node[3] = {i, j, k};
+                    double phi = 0.0;
+                    for (int a = 0; a < 3; a++)
+                        phi += 2.0 * M_PI * cfg->bloch[a] * yee_node_position(cfg, c, a, node[a]);
+                    ns->weight = weight * cos(phi);
+                    ns->weight_im = weight * sin(phi);
+                }
             }
     return 1;
 }
@@ -146,6 +159,7 @@ static int node_currents(yee_sources *s, int h, double t, int n)
         c->j = ns->j;
         c->k = ns->k;
         c->j_value = (yee_real)(v * ns->weight);
+        c->j_imag = (yee_real)(v * ns->weight_im);
     }
     return n;
 }

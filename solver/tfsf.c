@@ -341,10 +341,14 @@ int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n
             cfg->boundary[a][0] == YEE_BC_PERIODIC)
             rc = yee_fail(err, YEE_ERR_DECK,
                           "%s:%d: source '%s': the wave crosses the periodic %c axis at an angle "
-                          "(direction %c = %g); that needs Bloch-periodic boundaries, which yee "
-                          "does not have: use normal incidence on periodic axes",
+                          "(direction %c = %g), which a plane wave's fixed-angle incident field "
+                          "cannot do: set boundary.bloch and launch the wave with a volume sheet "
+                          "source (docs/deck.md \"Bloch-periodic cells\")",
                           cfg->deck_path, sc->line, sc->name, "xyz"[a], "xyz"[a], b.u[a]);
     }
+    if (rc == YEE_OK && cfg->complex_fields) /* io/deck_sources.c refuses such a deck */
+        rc = yee_fail(err, YEE_ERR_DECK, "%s:%d: source '%s': TFSF sources have no Bloch phase",
+                      cfg->deck_path, sc->line, sc->name);
     if (rc != YEE_OK) {
         yee_tfsf_destroy(t);
         return rc;
@@ -432,6 +436,7 @@ static int emit(const yee_tfsf *t, const term *terms, int n, int use_h, yee_poin
         out[s].j = tm->j;
         out[s].k = tm->k;
         out[s].j_value = (yee_real)v;
+        out[s].j_imag = 0;
     }
     return n;
 }

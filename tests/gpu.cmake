@@ -31,6 +31,7 @@ list(REMOVE_ITEM YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/inputs/sweep_slab.cfg) # a 
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/mpi/box.cfg)
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/mirror/mirror_eighth.cfg) # pmc and pec walls
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/twod/rod2d.cfg) # 2-D
+list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/bloch/bloch3d.cfg) # complex fields
 foreach(deck ${YEE_AGREE_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   get_filename_component(dir ${deck} DIRECTORY)

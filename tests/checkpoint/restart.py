@@ -31,6 +31,8 @@ import numpy as np
 
 yee, deck, work, mode = sys.argv[1:5]
 mpiexec = sys.argv[5:]
+# the run's name: its files are <name>.h5, <name>.ckpt, ...
+NAME = re.search(r'name\s*=\s*"([^"]+)"', open(deck).read()).group(1)
 failures = 0
 
 
@@ -65,7 +67,7 @@ def attrs(obj):
 def same_files(ref_dir, other_dir, what):
     """Every dataset and attribute of <name>.h5 and the .xmf equal, bit for bit."""
     ok = True
-    with h5py.File(f"{ref_dir}/ckpt.h5", "r") as a, h5py.File(f"{other_dir}/ckpt.h5", "r") as b:
+    with h5py.File(f"{ref_dir}/{NAME}.h5", "r") as a, h5py.File(f"{other_dir}/{NAME}.h5", "r") as b:
         names_a, names_b = [], []
         a.visit(names_a.append)
         b.visit(names_b.append)
@@ -88,8 +90,8 @@ def same_files(ref_dir, other_dir, what):
         peak = float(np.abs(a["snapshots/all/Ez"][-1]).max())
         ok = check(ok and ndata > 10 and peak > 0, f"{what}: {ndata} datasets and all "
                    f"attributes identical (tol=0, final max|Ez|={peak:.3g})") and ok
-    xa = open(f"{ref_dir}/ckpt.xmf").read()
-    xb = open(f"{other_dir}/ckpt.xmf").read()
+    xa = open(f"{ref_dir}/{NAME}.xmf").read()
+    xb = open(f"{other_dir}/{NAME}.xmf").read()
     check(xa == xb, f"{what}: XDMF sidecar identical")
     return ok
 
@@ -101,8 +103,8 @@ def manifest_step(path):
 
 def leftover_files(d, step, ranks):
     """Only the checkpoint in force: its manifest and rank files, no .tmp, no older steps."""
-    names = sorted(os.path.basename(p) for p in glob.glob(f"{d}/ckpt.ckpt*"))
-    want = ["ckpt.ckpt"] + [f"ckpt.ckpt.{step:08d}.r{r}" for r in range(ranks)]
+    names = sorted(os.path.basename(p) for p in glob.glob(f"{d}/{NAME}.ckpt*"))
+    want = [f"{NAME}.ckpt"] + [f"{NAME}.ckpt.{step:08d}.r{r}" for r in range(ranks)]
     check(names == sorted(want), f"checkpoint files are exactly {want}", f"found {names}")
 
 
@@ -129,10 +131,10 @@ def stopped_and_restarted(ranks=1, backend="cpu", sig_rank=None):
           f"SIGTERM after step 130: checkpoint at step {at}, exit 3", f"exit {rc}")
     if rc != 3:
         print(log)
-    check(manifest_step(f"{b}/ckpt.ckpt") == at, f"manifest names step {at}")
+    check(manifest_step(f"{b}/{NAME}.ckpt") == at, f"manifest names step {at}")
     leftover_files(b, at, ranks)
-    rc, log = run(b, "--restart", f"{b}/ckpt.ckpt", ranks=ranks, backend=backend)
-    check(rc == 0 and f"restart from {b}/ckpt.ckpt: step {at} of 200" in log,
+    rc, log = run(b, "--restart", f"{b}/{NAME}.ckpt", ranks=ranks, backend=backend)
+    check(rc == 0 and f"restart from {b}/{NAME}.ckpt: step {at} of 200" in log,
           "restart runs to the end", f"exit {rc}")
     if rc:
         print(log)
@@ -157,7 +159,7 @@ elif mode == "gpu":
 elif mode == "mpi":
     b = stopped_and_restarted(ranks=2, sig_rank=1)
     # the restarted run's own checkpoint (step 180, 2 ranks) on 1 rank: refused, saying how
-    rc, log = run(b, "--restart", f"{b}/ckpt.ckpt")
+    rc, log = run(b, "--restart", f"{b}/{NAME}.ckpt")
     check(rc == 2 and "belongs to another run" in log and
           "ranks: written by 2 MPI ranks" in log and "mpirun -np 2" in log,
           "2-rank checkpoint refused on 1 rank", log.strip().splitlines()[-1])
@@ -167,7 +169,7 @@ elif mode == "kill":
     b = f"{work}/killed"
     rc, log = run(b, env={"YEE_SIGNAL_AT_STEP": "130:KILL"})
     check(rc == -9, "SIGKILL after step 130", f"exit {rc}")
-    check(manifest_step(f"{b}/ckpt.ckpt") == 120, "the interval checkpoint of step 120 is in force")
+    check(manifest_step(f"{b}/{NAME}.ckpt") == 120, "the interval checkpoint of step 120 is in force")
     leftover_files(b, 120, 1)
     rc, log = run(b, "--restart", b)  # the directory stands for <dir>/<name>.ckpt
     check(rc == 0 and "step 120 of 200" in log, "restart from step 120", f"exit {rc}")
@@ -182,7 +184,7 @@ elif mode == "usr1":
     check(rc == 0 and "checkpoint at step 70:" in log and log.count("checkpoint at") == 1,
           "SIGUSR1 after step 70: one checkpoint, run goes on to the end", f"exit {rc}")
     same_files(ref, b, "run with a SIGUSR1 checkpoint vs without")
-    rc, log = run(b, "--set", "checkpoint.interval=0", "--restart", f"{b}/ckpt.ckpt")
+    rc, log = run(b, "--set", "checkpoint.interval=0", "--restart", f"{b}/{NAME}.ckpt")
     check(rc == 0 and "step 70 of 200" in log, "restart from step 70 over the finished file",
           f"exit {rc}")
     if rc:
@@ -193,10 +195,10 @@ elif mode == "mismatch":
     b = f"{work}/m"
     rc, log = run(b, env={"YEE_SIGNAL_AT_STEP": "50"})
     check(rc == 3, "checkpoint at step 50", f"exit {rc}")
-    ck = f"{b}/ckpt.ckpt"
+    ck = f"{b}/{NAME}.ckpt"
     rc, log = run(b, "--set", "simulation.steps=300", "--restart", ck)
     check(rc == 2 and f"cannot restart from '{ck}' (step 50): it belongs to another run" in log
-          and "deck: written for run 'ckpt'" in log and "--set options changed" in log and
+          and f"deck: written for run '{NAME}'" in log and "--set options changed" in log and
           "steps: a run of 200 steps, this one 300" in log,
           "another deck (--set simulation.steps=300) refused, naming what differs",
           log.strip().splitlines()[-1])
@@ -206,7 +208,7 @@ elif mode == "mismatch":
     rc, log = run(f"{work}/elsewhere", "--restart", ck)
     check(rc == 1 and "keep that file and give the same --out" in log,
           "missing output file refused", log.strip().splitlines()[-1])
-    rank_file = f"{b}/ckpt.ckpt.{50:08d}.r0"
+    rank_file = f"{b}/{NAME}.ckpt.{50:08d}.r0"
     data = bytearray(open(rank_file, "rb").read())
     data[len(data) // 2] ^= 0x40
     open(rank_file, "wb").write(bytes(data))
