@@ -52,6 +52,27 @@ static const yee_option_doc resonances_options[] = {
      "mostly the source's transient and noise"},
     {NULL, NULL, NULL, NULL}};
 
+static const yee_option_doc bands_options[] = {
+    {"--k-path", NULL, "PATH",
+     "the corners of the path, kx,ky[,kz] in 1/um separated\nby blanks or ';' (required): "
+     "\"0,0 0.5,0 0.5,0.5 0,0\"\nis Gamma-X-M-Gamma of a 1 um square lattice"},
+    {"--k-interp", NULL, "N", "N more points between each two corners (default 0)"},
+    {"--out", NULL, "DIR", "where bands.csv, bands.h5 and the runs (DIR/k-NNN)\ngo "
+                           "(default: <deck name>_bands)"},
+    {"--set", NULL, "KEY=VALUE", "override a deck key for every k point (repeatable)"},
+    {"--backend", NULL, "B", "cpu or cuda (default: the deck's, else auto)"},
+    {"--fmin", NULL, "THz", "lowest frequency searched (default: the Gaussian\nsources' f0 - "
+                            "2 fwidth)"},
+    {"--fmax", NULL, "THz", "highest frequency searched (default: f0 + 2 fwidth)"},
+    {"--start", NULL, "FS", "analyse the probes from this time (default: the\nend of the "
+                            "last source)"},
+    {"--modes", NULL, "N", "harminv's basis size (default 100)"},
+    {"--max-error", NULL, "E", "drop modes whose relative error estimate is\nlarger (default "
+                               "0.01)"},
+    {"--min-q", NULL, "Q", "drop modes with |Q| below Q (default 10)"},
+    {"--quiet", "-q", NULL, "print nothing but errors"},
+    {NULL, NULL, NULL, NULL}};
+
 static const yee_option_doc export_vtk_options[] = {
     {"--monitor", NULL, "NAME", "only this snapshot monitor (default: every one)"},
     {"--component", NULL, "C", "only this component, e.g. Ez (default: every one)"},
@@ -124,6 +145,20 @@ static const yee_command_doc commands[] = {
      "frequencies, decay rates and Q of a probe's time series\n(harminv)", resonances_options,
      "Prints one line per mode, columns:\n"
      "freq_THz freq_c_um wavelength_um decay_per_fs Q amplitude error",
+     0},
+    {"bands",
+     "DECK --k-path PATH [--k-interp N] [--out DIR] [--set K=V]\n"
+     "[--backend B] [--fmin THz] [--fmax THz] [--start FS]\n"
+     "[--modes N] [--max-error E] [--min-q Q] [--quiet]",
+     "a band diagram: the deck's Bloch-periodic cell run at\n"
+     "each k point of a path, its modes found by harminv",
+     bands_options,
+     "Each k point runs the deck with boundary.bloch = k into DIR/k-NNN; harminv\n"
+     "finds the modes of every probe component after the sources, and the modes\n"
+     "the probes share are merged. Writes DIR/bands.csv (k_index, kx, ky, kz,\n"
+     "k_distance, band, freq_c_um, freq_THz, Q, decay_per_fs, amplitude, error)\n"
+     "and DIR/bands.h5; yee-plot-bands DIR/bands.h5 draws the diagram. See\n"
+     "docs/bands.md.",
      0},
     {"export-vtk",
      "RUN.h5 [--monitor NAME] [--component Ez]\n"

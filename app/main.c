@@ -18,6 +18,7 @@
 #include "model/resolution.h"
 #include "postproc/export_vtk.h"
 #include "postproc/resonances.h"
+#include "app/bands.h"
 #include "app/bench.h"
 #include "app/child_env.h"
 #include "app/commands.h"
@@ -631,6 +632,8 @@ static int dispatch(int argc, char **argv)
     }
     if (strcmp(cmd, "sweep") == 0)
         return yee_sweep_main(argc, argv); /* every rank: rank 0 hands out jobs to the others */
+    if (strcmp(cmd, "bands") == 0)
+        return yee_bands_main(argc, argv); /* every rank: each k point is one (MPI) run */
     if (strcmp(cmd, "info") == 0)
         return no_arguments(argc, argv) ? YEE_EXIT_USAGE : cmd_info();
     if (strcmp(cmd, "deck-keys") == 0) {

@@ -972,6 +972,50 @@ int yee_h5_vector_write(yee_h5 *h, const char *path, int64_t n, const double *da
     return end_write(h, rc, mspace, space, dset, g, path, err);
 }
 
+int yee_h5_write_table(const char *path, const yee_h5_column *cols, int ncols,
+                       const char *const *attr_names, const char *const *attr_values, int nattrs,
+                       yee_err *err)
+{
+    char why[512];
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s': %s", path, h5_reason(why));
+    const char *failed = "";
+    for (int a = 0; a < nattrs && !failed[0]; a++)
+        if (set_str_attr(file, attr_names[a], attr_values[a]) < 0)
+            failed = attr_names[a];
+    for (int c = 0; c < ncols && !failed[0]; c++) {
+        char buf[4 * YEE_NAME_LEN];
+        const char *leaf;
+        hid_t g = parent_group(file, cols[c].path, buf, sizeof buf, &leaf);
+        hsize_t dims[1] = {(hsize_t)cols[c].n};
+        hid_t space = g < 0 ? -1 : H5Screate_simple(1, dims, NULL);
+        hid_t dset = space < 0 ? -1
+                               : H5Dcreate2(g, leaf, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                                            H5P_DEFAULT, H5P_DEFAULT);
+        if (dset < 0 ||
+            (cols[c].n > 0 &&
+             H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, cols[c].data) < 0) ||
+            (cols[c].units && set_str_attr(dset, "units", cols[c].units) < 0))
+            failed = cols[c].path;
+        if (dset >= 0)
+            H5Dclose(dset);
+        if (space >= 0)
+            H5Sclose(space);
+        if (g >= 0)
+            H5Gclose(g);
+    }
+    if (failed[0]) {
+        int rc = YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s:%s': %s", path, failed,
+                          h5_reason(why));
+        H5Fclose(file);
+        return rc;
+    }
+    if (H5Fclose(file) < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot close '%s': %s", path, h5_reason(why));
+    return YEE_OK;
+}
+
 int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t shape[3],
                        const int64_t start[3], const int64_t count[3], const double *data,
                        const double origin[3], const double spacing[3], yee_err *err)

@@ -117,6 +117,24 @@ int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t sha
                        const int64_t start[3], const int64_t count[3], const double *data,
                        const double origin[3], const double spacing[3], yee_err *err);
 
+/* ---- a small table file (not a run file): `yee bands` writes bands.h5 with it ---- */
+
+/* One float64 column: the 1-D dataset `path` ("/modes/freq": groups are created) of n values,
+ * with the string attribute "units" when units is not NULL. */
+typedef struct yee_h5_column {
+    const char *path;
+    int64_t n;
+    const double *data;
+    const char *units;
+} yee_h5_column;
+
+/* Create (truncate) the file at path on the calling process alone (not collective), write the
+ * columns and the root string attributes attr_names[i] = attr_values[i], and close it. Errors:
+ * YEE_ERR_IO naming the file and the object. */
+int yee_h5_write_table(const char *path, const yee_h5_column *cols, int ncols,
+                       const char *const *attr_names, const char *const *attr_values, int nattrs,
+                       yee_err *err);
+
 /* Flush and close the file; rank 0 writes the XDMF sidecar. Frees h (also on failure). */
 int yee_h5_close(yee_h5 *h, yee_err *err);
 

@@ -78,3 +78,35 @@ int yee_harminv_strongest(const yee_harminv_mode *modes, int n)
             best = k;
     return best;
 }
+
+int yee_harminv_merge(yee_harminv_mode *in, int n, double rel_tol, yee_harminv_mode **out,
+                      int *nout, yee_err *err)
+{
+    *out = NULL;
+    *nout = 0;
+    if (n <= 0)
+        return YEE_OK;
+    qsort(in, (size_t)n, sizeof *in, by_freq);
+    yee_harminv_mode *m = (yee_harminv_mode *)malloc((size_t)n * sizeof *m);
+    if (!m)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot hold %d modes", n);
+    int kept = 0;
+    for (int first = 0; first < n;) {
+        int best = first, last = first + 1;
+        double amp = in[first].amp;
+        while (last < n && in[last].freq - in[first].freq <= rel_tol * fabs(in[first].freq)) {
+            if (in[last].error < in[best].error)
+                best = last;
+            if (in[last].amp > amp)
+                amp = in[last].amp;
+            last++;
+        }
+        m[kept] = in[best];
+        m[kept].amp = amp;
+        kept++;
+        first = last;
+    }
+    *out = m;
+    *nout = kept;
+    return YEE_OK;
+}

@@ -42,6 +42,16 @@ int yee_harminv_modes(const double *x, long stride, long n, double dt, double fm
                       int nbasis, double max_error, double min_q, yee_harminv_mode **modes,
                       int *nmodes_out, yee_err *err);
 
+/* One list from the modes several series of the same run found (probes, components): modes
+ * whose frequencies lie within rel_tol * f of the lowest of their group are one mode, which
+ * takes the frequency, decay, Q and error of the member with the smallest error estimate and
+ * the largest amplitude of the group (each series sees a mode with its own weight). A degenerate
+ * pair is one mode then, as harminv on one series gives it. `in` (n modes, any order) is sorted
+ * in place; *out (malloc'd, caller frees; NULL when n == 0) is sorted by frequency.
+ * Errors: YEE_ERR_NOMEM. */
+int yee_harminv_merge(yee_harminv_mode *in, int n, double rel_tol, yee_harminv_mode **out,
+                      int *nout, yee_err *err);
+
 /* Index of the mode with the largest amplitude, -1 when n == 0. */
 int yee_harminv_strongest(const yee_harminv_mode *modes, int n);
 

@@ -350,6 +350,14 @@ def requested_range(args):
     return lo, hi
 
 
+def save_figure(fig, path, dpi):
+    """fig.savefig(path) with a YeeError naming the file when it cannot be written."""
+    try:
+        fig.savefig(path, dpi=dpi)
+    except (OSError, ValueError) as e:
+        raise YeeError("cannot write '%s': %s" % (path, e))
+
+
 def run_main(prog, main):
     """Call main(); print a YeeError as 'prog: error: message' and exit 1 (no traceback)."""
     import sys

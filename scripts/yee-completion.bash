@@ -30,7 +30,7 @@ _yee()
         return
     fi
     case $cmd in
-    run|check|sweep) COMPREPLY=($(compgen -f -X '!*.cfg' -- "$cur") $(compgen -d -- "$cur")) ;;
+    run|check|sweep|bands) COMPREPLY=($(compgen -f -X '!*.cfg' -- "$cur") $(compgen -d -- "$cur")) ;;
     resonances|export-vtk) COMPREPLY=($(compgen -f -X '!*.h5' -- "$cur") $(compgen -d -- "$cur")) ;;
     *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
