@@ -73,6 +73,17 @@ static const yee_option_doc bands_options[] = {
     {"--quiet", "-q", NULL, "print nothing but errors"},
     {NULL, NULL, NULL, NULL}};
 
+static const yee_option_doc farfield_options[] = {
+    {"--monitor", NULL, "BOX", "a closed flux box run with save_fields = true\n(required)"},
+    {"--theta", NULL, "DEG", "polar angles from +z: START:STOP:N or A,B,C\n(default 0:180:37)"},
+    {"--phi", NULL, "DEG", "azimuths from +x: START:STOP:N or A,B,C (default\n0,90)"},
+    {"--r", NULL, "UM", "distance of the E fields written (default 1e6 um)"},
+    {"--index", NULL, "N", "refractive index of the medium (default: the\nrun's background)"},
+    {"--out", NULL, "FILE", "the HDF5 file (default <run>_<box>_farfield.h5)"},
+    {"--csv", NULL, "FILE", "the CSV file (default <run>_<box>_farfield.csv)"},
+    {"--quiet", "-q", NULL, "print nothing but errors"},
+    {NULL, NULL, NULL, NULL}};
+
 static const yee_option_doc export_vtk_options[] = {
     {"--monitor", NULL, "NAME", "only this snapshot monitor (default: every one)"},
     {"--component", NULL, "C", "only this component, e.g. Ez (default: every one)"},
@@ -159,6 +170,18 @@ static const yee_command_doc commands[] = {
      "k_distance, band, freq_c_um, freq_THz, Q, decay_per_fs, amplitude, error)\n"
      "and DIR/bands.h5; yee-plot-bands DIR/bands.h5 draws the diagram. See\n"
      "docs/bands.md.",
+     0},
+    {"farfield",
+     "RUN.h5 --monitor BOX [--theta DEG] [--phi DEG] [--r UM]\n"
+     "[--index N] [--out FILE] [--csv FILE] [--quiet]",
+     "far fields and radiation pattern from a closed flux box's\n"
+     "saved DFT fields (near-to-far transform)",
+     farfield_options,
+     "Writes E_theta, E_phi (at distance r) and the power per steradian for each\n"
+     "frequency, theta and phi to HDF5 and CSV; prints per frequency the power the\n"
+     "far field carries over the whole sphere beside the box's own flux. 3-D runs,\n"
+     "homogeneous background. yee-plot-farfield draws the pattern. See\n"
+     "docs/postproc.md.",
      0},
     {"export-vtk",
      "RUN.h5 [--monitor NAME] [--component Ez]\n"

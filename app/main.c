@@ -18,6 +18,7 @@
 #include "model/resolution.h"
 #include "postproc/export_vtk.h"
 #include "postproc/resonances.h"
+#include "postproc/farfield.h"
 #include "app/bands.h"
 #include "app/bench.h"
 #include "app/child_env.h"
@@ -623,12 +624,14 @@ static int dispatch(int argc, char **argv)
         return cmd_check(argc, argv);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc, argv);
-    if (strcmp(cmd, "resonances") == 0 || strcmp(cmd, "export-vtk") == 0) {
+    if (strcmp(cmd, "resonances") == 0 || strcmp(cmd, "export-vtk") == 0 ||
+        strcmp(cmd, "farfield") == 0) {
         /* post-processing reads one file: serial, on rank 0 only (postproc/) */
         if (!rank0())
             return YEE_EXIT_OK;
-        return cmd[0] == 'r' ? yee_resonances_main(argc - 1, argv + 1)
-                             : yee_export_vtk_main(argc - 1, argv + 1);
+        return cmd[0] == 'r'   ? yee_resonances_main(argc - 1, argv + 1)
+               : cmd[0] == 'f' ? yee_farfield_main(argc - 1, argv + 1)
+                               : yee_export_vtk_main(argc - 1, argv + 1);
     }
     if (strcmp(cmd, "sweep") == 0)
         return yee_sweep_main(argc, argv); /* every rank: rank 0 hands out jobs to the others */

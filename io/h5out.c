@@ -217,6 +217,16 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     yee_resolution res; /* model/resolution.h: the figures `yee check` prints */
     yee_resolution_of(cfg, &res);
     /* x_low, x_high, y_low, y_high, z_low, z_high; 0 on faces that are not CPML */
+    /* the medium a far-field transform radiates into (postproc/farfield.c): the background's
+     * relative permittivity when it is one real, isotropic number, else NaN (the user says) */
+    double background_eps = cfg->sigma == 0.0 ? cfg->eps_r : NAN;
+    if (cfg->background_material >= 0) {
+        const yee_material_cfg *m = &cfg->materials[cfg->background_material];
+        background_eps = m->npoles == 0 && m->sigma == 0.0 && !m->pec && m->eps[0] == m->eps[1] &&
+                                 m->eps[1] == m->eps[2]
+                             ? m->eps[0]
+                             : NAN;
+    }
     int pml_cells[6];
     for (int a = 0; a < 3; a++)
         for (int side = 0; side < 2; side++)
@@ -230,6 +240,7 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
         set_attr(root, "cells_per_skin_depth", H5T_NATIVE_DOUBLE, 0, NULL, &res.skin_cells) < 0 ||
         set_attr(root, "pml_cells", H5T_NATIVE_INT, 1, &six, pml_cells) < 0 ||
         set_doubles(root, "dx", 3, cfg->dx) < 0 ||
+        set_attr(root, "background_epsilon", H5T_NATIVE_DOUBLE, 0, NULL, &background_eps) < 0 ||
         set_doubles(root, "bloch", 3, cfg->bloch) < 0 ||
         set_attr(root, "complex_fields", H5T_NATIVE_INT, 0, NULL, &cfg->complex_fields) < 0 ||
         set_doubles(root, "origin", 3, cfg->origin) < 0 ||

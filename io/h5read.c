@@ -248,6 +248,54 @@ int yee_h5_root_string(yee_h5_reader *r, const char *attr, char *out, size_t cap
     return read_string_attr(r->file, attr, out, cap);
 }
 
+int yee_h5_root_doubles(yee_h5_reader *r, const char *attr, double *out, int n)
+{
+    return read_double_attr(r->file, attr, out, n);
+}
+
+int yee_h5_read_field_block(yee_h5_reader *r, const char *dataset, yee_h5_block *out,
+                            yee_err *err)
+{
+    memset(out, 0, sizeof *out);
+    hid_t d = H5Lexists(r->file, dataset, H5P_DEFAULT) > 0 ? H5Dopen2(r->file, dataset, H5P_DEFAULT)
+                                                           : -1;
+    if (d < 0)
+        return yee_fail(err, YEE_ERR_IO, "'%s' has no dataset '%s'", r->path, dataset);
+    hid_t fs = H5Dget_space(d);
+    hsize_t dims[4] = {0, 0, 0, 0};
+    int rc = YEE_OK;
+    if (fs < 0 || H5Sget_simple_extent_ndims(fs) != 4 ||
+        H5Sget_simple_extent_dims(fs, dims, NULL) < 0)
+        rc = yee_fail(err, YEE_ERR_IO, "'%s:%s' is not a 4-D dataset (nfreq, nz, ny, nx)",
+                      r->path, dataset);
+    else if (read_double_attr(d, "origin", out->origin, 3) < 0 ||
+             read_double_attr(d, "spacing", out->spacing, 3) < 0)
+        rc = yee_fail(err, YEE_ERR_IO, "'%s:%s' lacks its origin and spacing attributes",
+                      r->path, dataset);
+    if (rc == YEE_OK) {
+        out->nfreq = (int64_t)dims[0];
+        for (int a = 0; a < 3; a++)
+            out->n[a] = (int64_t)dims[3 - a];
+        const size_t total = (size_t)dims[0] * dims[1] * dims[2] * dims[3];
+        out->data = (double *)malloc((total ? total : 1) * sizeof(double));
+        if (!out->data)
+            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "'%s:%s': %zu values", r->path, dataset, total);
+        else if (total && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                  out->data) < 0)
+            rc = yee_fail(err, YEE_ERR_IO, "cannot read '%s:%s'", r->path, dataset);
+    }
+    if (fs >= 0)
+        H5Sclose(fs);
+    H5Dclose(d);
+    return rc;
+}
+
+void yee_h5_block_free(yee_h5_block *b)
+{
+    free(b->data);
+    b->data = NULL;
+}
+
 /* Open /snapshots/<monitor>/<comp>, or fail naming it. */
 static hid_t open_snapshot(yee_h5_reader *r, const char *monitor, const char *comp,
                            char *where, size_t cap, yee_err *err)

@@ -63,6 +63,25 @@ void yee_name_list_free(yee_name_list *l);
 /* String attribute `attr` of the root group (e.g. "name"); -1 when absent or not a string. */
 int yee_h5_root_string(yee_h5_reader *r, const char *attr, char *out, size_t cap);
 
+/* n doubles of root attribute `attr` (e.g. "dx", 3); -1 when absent or of another length. */
+int yee_h5_root_doubles(yee_h5_reader *r, const char *attr, double *out, int n);
+
+/* A whole 4-D float64 dataset (nfreq, nz, ny, nx) of frequency-domain fields (a DFT monitor's, a
+ * flux face's; solver/dft.c) with its attributes origin[3] (um, node [f, 0, 0, 0]) and
+ * spacing[3] (um). */
+typedef struct yee_h5_block {
+    int64_t nfreq;
+    int64_t n[3];          /* nx, ny, nz */
+    double origin[3], spacing[3];
+    double *data;          /* nfreq * nz * ny * nx, x fastest; owned */
+} yee_h5_block;
+
+/* Read `dataset` (absolute path) of r. Errors: YEE_ERR_IO naming the file and dataset (missing,
+ * not 4-D, no origin/spacing), YEE_ERR_NOMEM. Free with yee_h5_block_free (also after failure). */
+int yee_h5_read_field_block(yee_h5_reader *r, const char *dataset, yee_h5_block *out,
+                            yee_err *err);
+void yee_h5_block_free(yee_h5_block *b);
+
 /* What /snapshots/<monitor>/<comp> holds. */
 typedef struct yee_snapshot_meta {
     int64_t n[3];          /* nodes along x, y, z (the dataset is (nframes, n[2], n[1], n[0])) */

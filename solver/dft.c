@@ -392,16 +392,26 @@ static int subtract_reference(const yee_dft_set *d, const monitor *m, int fi, co
     return rc;
 }
 
+/* Where region r's nodes lie in its dataset (the whole region: shape; this rank's block: start,
+ * count) and the position of its first node (um). */
+static void block_of(const yee_dft_set *d, const region *r, int64_t shape[3], int64_t start[3],
+                     int64_t count[3], double origin[3])
+{
+    for (int a = 0; a < 3; a++) {
+        shape[a] = r->gcount[a];
+        start[a] = r->start[a];
+        count[a] = r->count[a];
+        origin[a] = yee_node_position(d->cfg, r->comp, a, r->glo[a]);
+    }
+}
+
 static int write_region(yee_h5 *h5, const yee_dft_set *d, const monitor *m, const region *r,
                         const char *prefix, const double *buf, yee_err *err)
 {
     const size_t n = (size_t)r->nodes * (size_t)m->nfreq;
-    const int64_t shape[3] = {r->gcount[0], r->gcount[1], r->gcount[2]};
-    const int64_t start[3] = {r->start[0], r->start[1], r->start[2]};
-    const int64_t count[3] = {r->count[0], r->count[1], r->count[2]};
+    int64_t shape[3], start[3], count[3];
     double origin[3];
-    for (int a = 0; a < 3; a++)
-        origin[a] = yee_node_position(d->cfg, r->comp, a, r->glo[a]);
+    block_of(d, r, shape, start, count, origin);
     for (int part = 0; part < 2; part++) {
         char path[4 * YEE_NAME_LEN];
         snprintf(path, sizeof path, "%s/%s_%s", prefix, comp_name(r->comp), part ? "im" : "re");
@@ -409,6 +419,20 @@ static int write_region(yee_h5 *h5, const yee_dft_set *d, const monitor *m, cons
                                    buf ? buf + part * n : NULL, origin, d->cfg->dx, err));
     }
     return YEE_OK;
+}
+
+/* <prefix>/<Comp>_weight (1, nz, ny, nx): the area weight of each node of E region r, the
+ * trapezoid rule's share of its cell inside the monitor (node_weight). Collective. */
+static int write_weights(yee_h5 *h5, const yee_dft_set *d, const region *r, const char *prefix,
+                         yee_err *err)
+{
+    int64_t shape[3], start[3], count[3];
+    double origin[3];
+    block_of(d, r, shape, start, count, origin);
+    char path[4 * YEE_NAME_LEN];
+    snprintf(path, sizeof path, "%s/%s_weight", prefix, comp_name(r->comp));
+    return yee_h5_block_write(h5, path, 1, shape, start, count, r->nodes ? r->weight : NULL,
+                              origin, d->cfg->dx, err);
 }
 
 /* The flux spectrum of monitor m on this rank, reference fields subtracted when asked; writes
@@ -434,6 +458,17 @@ static int flux_spectrum(yee_dft_set *d, monitor *m, yee_h5 *h5, double *flux, y
             snprintf(prefix, sizeof prefix, "/flux/%s/face%d", mc->name, fi);
             for (int k = 0; k < 4 && rc == YEE_OK; k++)
                 rc = write_region(h5, d, m, &f->reg[k], prefix, buf[k], err);
+            /* what a near-to-far transform needs besides the fields (postproc/farfield.c):
+             * the face's normal and each E node's share of its cell in the face */
+            const double normal[2] = {(double)f->axis, f->sign};
+            char path[4 * YEE_NAME_LEN];
+            snprintf(path, sizeof path, "%s/normal", prefix);
+            if (rc == YEE_OK)
+                rc = yee_h5_vector_write(h5, path, 2, normal, "meaning",
+                                         "axis (0 x, 1 y, 2 z) and sign of the outward normal",
+                                         err);
+            for (int k = 0; k < 4 && rc == YEE_OK; k += 2)
+                rc = write_weights(h5, d, &f->reg[k], prefix, err);
         }
         /* the two products E_q H_r* and E_r H_q* live on different node sets (E_q's and E_r's
          * staggering): a rank may hold nodes of one and none of the other (a face edge on its

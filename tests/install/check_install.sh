@@ -24,7 +24,7 @@ comp=$(PATH="$p/bin:$PATH" bash -c ". '$p/share/bash-completion/completions/yee'
     COMP_WORDS=(yee run --ou); COMP_CWORD=2; _yee; b=\${COMPREPLY[*]}
     COMP_WORDS=(yee check x.cfg --set grid.res); COMP_CWORD=4; _yee; echo \"\$a|\$b|\${COMPREPLY[*]}\"")
 [ "$comp" = "run|--out|grid.resolution=" ] || fail "bash completion gave '$comp'"
-for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-plot-bands yee-animate; do
+for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-plot-bands yee-plot-farfield yee-animate; do
     "$p/bin/$tool" --help >/dev/null || fail "$tool --help exited $?"
 done
 # from elsewhere, so the only yee_h5 to import is the installed one
