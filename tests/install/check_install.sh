@@ -2,7 +2,7 @@
 # check_install.sh BUILD_DIR WORK_DIR -- `cmake --install BUILD_DIR --prefix WORK_DIR/p`, then use
 # what it installed as a user would: yee checks an installed example deck, the man page renders
 # with its NAME section, bash completes a command, an option and a deck key, each plotting
-# command answers --help, and one imports yee_h5 from the
+# command answers --help and errors under its own name, and one imports yee_h5 from the
 # installed tree (not this checkout) when it reads a file that is not a run.
 set -u
 build=$1
@@ -24,13 +24,21 @@ comp=$(PATH="$p/bin:$PATH" bash -c ". '$p/share/bash-completion/completions/yee'
     COMP_WORDS=(yee run --ou); COMP_CWORD=2; _yee; b=\${COMPREPLY[*]}
     COMP_WORDS=(yee check x.cfg --set grid.res); COMP_CWORD=4; _yee; echo \"\$a|\$b|\${COMPREPLY[*]}\"")
 [ "$comp" = "run|--out|grid.resolution=" ] || fail "bash completion gave '$comp'"
+# each plotting command names itself as typed, not as its script file (plot_spectrum.py):
+# in its usage line, in argparse's errors (exit 2) and in the errors of yee_h5.run_main
 for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-animate; do
-    "$p/bin/$tool" --help >/dev/null || fail "$tool --help exited $?"
+    out=$("$p/bin/$tool" --help) || fail "$tool --help exited $?"
+    case "$out" in "usage: $tool "*) ;; *) fail "$tool --help does not start 'usage: $tool': $out" ;; esac
+    out=$("$p/bin/$tool" --no-such-option 2>&1)
+    rc=$?
+    [ "$rc" -eq 2 ] && echo "$out" | grep -q "^$tool: error: " ||
+        fail "$tool --no-such-option: exit $rc, want 2 and '$tool: error: ...': $out"
+    echo "$out" | grep -q '\.py' && fail "$tool names a .py file in its usage error: $out"
 done
 # from elsewhere, so the only yee_h5 to import is the installed one
 cd "$2" && echo "not hdf5" > notarun.h5 || fail "cannot write in $2"
 out=$("$p/bin/yee-plot-spectrum" notarun.h5 --probe p 2>&1)
 rc=$?
-[ "$rc" -eq 1 ] && echo "$out" | grep -q "error" ||
-    fail "yee-plot-spectrum on a non-run file: exit $rc, want 1 with an error line: $out"
+[ "$rc" -eq 1 ] && echo "$out" | grep -q "^yee-plot-spectrum: error: " ||
+    fail "yee-plot-spectrum on a non-run file: exit $rc, want 1 with 'yee-plot-spectrum: error: ': $out"
 echo "ok: installed in $p"
