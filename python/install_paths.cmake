@@ -12,9 +12,9 @@ foreach(v YEE_PY_DIR YEE_LIB_DIR YEE_BIN_DIR)
 endforeach()
 file(RELATIVE_PATH lib_rel "${YEE_PY_DIR}/yee" "${YEE_LIB_DIR}/libyee.so")
 file(RELATIVE_PATH bin_rel "${YEE_PY_DIR}/yee" "${YEE_BIN_DIR}/yee")
-file(WRITE "${YEE_STAGE}" "\"\"\"yee._installed -- written by cmake --install (python/install_paths.cmake): where this
-installed package's libyee.so and yee program are, relative to the package, so that the installed
-tree still works when moved as a whole. Absent from a source tree.\"\"\"
+file(WRITE "${YEE_STAGE}" "\"\"\"yee._installed -- by cmake --install (python/install_paths.cmake):
+where this installed package's libyee.so and yee program are, relative to the package, so that
+the installed tree still works when moved as a whole. Absent from a source tree.\"\"\"
 import os
 
 _here = os.path.dirname(os.path.abspath(__file__))

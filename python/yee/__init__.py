@@ -41,4 +41,5 @@ def run(deck, out_dir=None, backend=None, progress=None):
 
 
 __all__ = ["Deck", "Result", "DeckError", "RunError", "YeeError", "run", "version",
-           "library_path", "program_path", "to_libconfig", "format_value", "C_UM_THZ", "TIME_UNIT_FS"]
+           "library_path", "program_path", "to_libconfig", "format_value", "C_UM_THZ",
+           "TIME_UNIT_FS"]

@@ -73,7 +73,8 @@ trap - EXIT
 [ ! -e /usr/bin/yee ] || { echo "FAIL /usr/bin/yee left after remove"; ok=0; }
 # dh_python3's prerm removes the byte-code it compiled at install: nothing of the module stays
 [ ! -e /usr/lib/python3/dist-packages/yee ] ||
-    { echo "FAIL /usr/lib/python3/dist-packages/yee left after remove: $(ls -R /usr/lib/python3/dist-packages/yee)"; ok=0; }
+    { echo "FAIL left after remove: $(ls -R /usr/lib/python3/dist-packages/yee)"; ok=0; }
 [ $ok = 1 ] || exit 1
 echo "$out"
-echo "ok: built, installed, ran and removed $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB) and $(basename "$pydeb") ($(du -k "$pydeb" | cut -f1) KiB)"
+kib() { echo "$(basename "$1") ($(du -k "$1" | cut -f1) KiB)"; }
+echo "ok: built, installed, ran and removed $(kib "$deb") and $(kib "$pydeb")"

@@ -35,7 +35,10 @@ comp=$(PATH="$p/bin:$PATH" bash -c ". '$p/share/bash-completion/completions/yee'
 # in its usage line, in argparse's errors (exit 2) and in the errors of yee_h5.run_main
 for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-animate; do
     out=$("$p/bin/$tool" --help) || fail "$tool --help exited $?"
-    case "$out" in "usage: $tool "*) ;; *) fail "$tool --help does not start 'usage: $tool': $out" ;; esac
+    case "$out" in
+        "usage: $tool "*) ;;
+        *) fail "$tool --help does not start 'usage: $tool': $out" ;;
+    esac
     out=$("$p/bin/$tool" --no-such-option 2>&1)
     rc=$?
     [ "$rc" -eq 2 ] && echo "$out" | grep -q "^$tool: error: " ||
@@ -47,12 +50,14 @@ cd "$2" && echo "not hdf5" > notarun.h5 || fail "cannot write in $2"
 out=$("$p/bin/yee-plot-spectrum" notarun.h5 --probe p 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] && echo "$out" | grep -q "^yee-plot-spectrum: error: " ||
-    fail "yee-plot-spectrum on a non-run file: exit $rc, want 1 with 'yee-plot-spectrum: error: ': $out"
+    fail "yee-plot-spectrum on a non-run file: exit $rc, want 1 and 'yee-plot-spectrum: error:' $out"
 if [ -n "$site" ]; then
     # moved as a whole: _installed.py's paths are relative, so nothing points back to $p
     rm -rf "$2/moved" && mv "$p" "$2/moved" || fail "cannot move $p"
     m=$2/moved
-    case "$site" in /*) fail "PY_SITE_DIR '$site' is absolute: this check moves the prefix" ;; esac
+    case "$site" in
+        /*) fail "PY_SITE_DIR '$site' is absolute: this check moves the prefix" ;;
+    esac
     [ -f "$m/$site/yee/__init__.py" ] && [ -f "$m/$site/yee/_installed.py" ] ||
         fail "the module yee or its _installed.py is not in $site"
     lib=$(find "$m" -path "*/yee/libyee.so" | head -1)
