@@ -4,6 +4,7 @@
  * text): 0 success, 1 a failed run or an invalid deck, 2 a bad command line, 3 a run stopped by
  * SIGTERM (after writing a checkpoint, or before its first step).
  */
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/yee_num.h"
 #include "io/deck.h"
 #include "io/h5out.h"
 #include "model/resolution.h"
@@ -31,6 +33,15 @@
 #include "app/sweep.h"
 
 extern char **environ;
+
+/* Upper bounds of the numeric options: far above any real run, low enough that the product of
+ * three never overflows and a typo (an extra digit or three) is an error, not a week-long job. */
+enum {
+    YEE_MAX_RANKS_PER_AXIS = 100000,
+    YEE_MAX_CELLS_PER_AXIS = 100000,
+    YEE_MAX_THREADS = 100000,
+    YEE_MAX_REPEAT = 1000000,
+};
 
 #ifndef YEE_VERSION
 #define YEE_VERSION "0.0.0"
@@ -92,16 +103,24 @@ static int rank0(void)
     return r == 0;
 }
 
-/* --ranks PXxPYxPZ; prints the error (rank 0) and returns -1 when malformed. */
-static int parse_ranks(const char *s, int r[3])
+/* A numeric option that is not one (common/yee_num.h): prints "yee CMD: --opt wants ... (got
+ * '...')" on rank 0 and returns YEE_EXIT_USAGE. Every rank parses the same argv, so all agree. */
+static int option_error(const char *cmd, const yee_err *err)
 {
-    char tail = 0;
-    if (sscanf(s, "%dx%dx%d%c", &r[0], &r[1], &r[2], &tail) != 3 || r[0] < 1 || r[1] < 1 ||
-        r[2] < 1) {
-        if (rank0())
-            fprintf(stderr, "yee: --ranks wants PXxPYxPZ, e.g. 2x2x1 (got '%s')\n", s);
-        return -1;
-    }
+    if (rank0())
+        fprintf(stderr, "yee %s: %s\n", cmd, err->msg);
+    return YEE_EXIT_USAGE;
+}
+
+/* --ranks PXxPYxPZ (each rank count >= 1); 0 or YEE_EXIT_USAGE (message printed) */
+static int parse_ranks(const char *cmd, const char *s, int r[3])
+{
+    long v[3];
+    yee_err err;
+    if (yee_parse_triple("--ranks", s, "PXxPYxPZ", 1, YEE_MAX_RANKS_PER_AXIS, 0, v, &err) < 0)
+        return option_error(cmd, &err);
+    for (int a = 0; a < 3; a++)
+        r[a] = (int)v[a];
     return 0;
 }
 
@@ -125,7 +144,7 @@ static int parse_cli(int argc, char **argv, int first, int allow_run_opts, cli *
         } else if (allow_run_opts && strcmp(a, "--backend") == 0 && i + 1 < argc) {
             c->backend = argv[++i];
         } else if (allow_run_opts && strcmp(a, "--ranks") == 0 && i + 1 < argc) {
-            if (parse_ranks(argv[++i], c->ranks) < 0)
+            if (parse_ranks(argv[1], argv[++i], c->ranks))
                 return YEE_EXIT_USAGE;
         } else if (allow_run_opts && (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)) {
             c->quiet = 1;
@@ -448,19 +467,6 @@ static int cmd_run(int argc, char **argv)
     return rc;
 }
 
-/* "N" or "NXxNYxNZ" */
-static int parse_size(const char *s, int n[3])
-{
-    char tail = 0;
-    if (sscanf(s, "%dx%dx%d%c", &n[0], &n[1], &n[2], &tail) == 3)
-        return n[0] > 0 && n[1] > 0 && n[2] > 0 ? 0 : -1;
-    if (sscanf(s, "%d%c", &n[0], &tail) == 1 && n[0] > 0) {
-        n[1] = n[2] = n[0];
-        return 0;
-    }
-    return -1;
-}
-
 static int cmd_bench(int argc, char **argv)
 {
     yee_bench_options o;
@@ -470,28 +476,39 @@ static int cmd_bench(int argc, char **argv)
     o.n[0] = o.n[1] = o.n[2] = 128;
     o.steps = 100;
     o.repeat = 5;
+    yee_err err;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const int more = i + 1 < argc;
         if (strcmp(a, "--backend") == 0 && more) {
             o.backend = argv[++i];
         } else if (strcmp(a, "--size") == 0 && more) {
-            if (parse_size(argv[++i], o.n) < 0) {
-                fprintf(stderr, "yee bench: --size wants N or NXxNYxNZ (got '%s')\n", argv[i]);
-                return YEE_EXIT_USAGE;
-            }
+            /* >= 24: two 10-cell CPMLs and a few cells of vacuum between them */
+            long n[3];
+            if (yee_parse_triple(a, argv[++i], "N or NXxNYxNZ", 24, YEE_MAX_CELLS_PER_AXIS, 1, n,
+                                 &err) < 0)
+                return option_error("bench", &err);
+            for (int k = 0; k < 3; k++)
+                o.n[k] = (int)n[k];
         } else if (strcmp(a, "--steps") == 0 && more) {
-            o.steps = atol(argv[++i]);
+            if (yee_parse_long(a, argv[++i], 1, LONG_MAX, &o.steps, &err) < 0)
+                return option_error("bench", &err);
         } else if (strcmp(a, "--threads") == 0 && more) {
-            o.threads = atoi(argv[++i]);
+            long v;
+            if (yee_parse_long(a, argv[++i], 0, YEE_MAX_THREADS, &v, &err) < 0)
+                return option_error("bench", &err);
+            o.threads = (int)v; /* 0: OMP_NUM_THREADS */
         } else if (strcmp(a, "--repeat") == 0 && more) {
-            o.repeat = atoi(argv[++i]);
+            long v;
+            if (yee_parse_long(a, argv[++i], 1, YEE_MAX_REPEAT, &v, &err) < 0)
+                return option_error("bench", &err);
+            o.repeat = (int)v;
         } else if (strcmp(a, "--json") == 0) {
             o.json = 1;
         } else if (strcmp(a, "--weak") == 0) {
             o.weak = 1;
         } else if (strcmp(a, "--ranks") == 0 && more) {
-            if (parse_ranks(argv[++i], o.ranks) < 0)
+            if (parse_ranks("bench", argv[++i], o.ranks))
                 return YEE_EXIT_USAGE;
         } else {
             if (rank0())
@@ -500,16 +517,6 @@ static int cmd_bench(int argc, char **argv)
             return YEE_EXIT_USAGE;
         }
     }
-    for (int a = 0; a < 3; a++)
-        if (o.n[a] < 24) {
-            fprintf(stderr, "yee bench: each size must be >= 24 cells (two 10-cell CPMLs)\n");
-            return YEE_EXIT_USAGE;
-        }
-    if (o.steps < 1 || o.repeat < 1 || o.threads < 0) {
-        fprintf(stderr, "yee bench: --steps and --repeat must be >= 1, --threads >= 0\n");
-        return YEE_EXIT_USAGE;
-    }
-    yee_err err;
     err.msg[0] = '\0';
     int rc = yee_bench_run(&o, stdout, &err);
     if (rc < 0) {

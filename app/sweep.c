@@ -36,6 +36,7 @@
 #include "io/deck.h"
 #include "io/h5read.h"
 #include "common/yee_file.h"
+#include "common/yee_num.h"
 #include "io/params.h"
 #include "kernels/backend.h"
 #include "postproc/harminv_modes.h"
@@ -1166,12 +1167,17 @@ static int write_sbatch(sweep *sw, const long *todo, long ntodo, char *path, siz
  * Options and the command
  * ------------------------------------------------------------------------------------------- */
 
-static int parse_int_arg(const char *s, int lo, int *out)
+/* A whole-number option in [lo, hi] (common/yee_num.h); -1 with "yee sweep: --jobs wants ...
+ * (got '...')" printed when loud. hi keeps a typo from asking for a million jobs. */
+static int int_option(const char *opt, const char *text, long lo, long hi, int *out, int loud)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > 100000)
+    long v = 0;
+    yee_err err;
+    if (yee_parse_long(opt, text, lo, hi, &v, &err) < 0) {
+        if (loud)
+            fprintf(stderr, "yee sweep: %s\n", err.msg);
         return -1;
+    }
     *out = (int)v;
     return 0;
 }
@@ -1221,41 +1227,21 @@ static int parse_opts(int argc, char **argv, sweep_opts *o, int loud)
         if (strcmp(a, "--out") == 0 && more) {
             out = argv[++i];
         } else if ((strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) && more) {
-            if (parse_int_arg(argv[++i], 1, &o->jobs) < 0) {
-                if (loud)
-                    fprintf(stderr, "yee sweep: --jobs wants a number >= 1 (got '%s')\n",
-                            argv[i]);
+            if (int_option(a, argv[++i], 1, 100000, &o->jobs, loud) < 0)
                 return 2;
-            }
         } else if (strcmp(a, "--ranks-per-job") == 0 && more) {
-            if (parse_int_arg(argv[++i], 1, &o->ranks_per_job) < 0) {
-                if (loud)
-                    fprintf(stderr, "yee sweep: --ranks-per-job wants a number >= 1 (got '%s')\n",
-                            argv[i]);
+            if (int_option(a, argv[++i], 1, 100000, &o->ranks_per_job, loud) < 0)
                 return 2;
-            }
         } else if (strcmp(a, "--gpus-per-job") == 0 && more) {
-            if (parse_int_arg(argv[++i], 0, &o->flags.gpus) < 0) {
-                if (loud)
-                    fprintf(stderr, "yee sweep: --gpus-per-job wants a number >= 0 (got '%s')\n",
-                            argv[i]);
+            if (int_option(a, argv[++i], 0, 100000, &o->flags.gpus, loud) < 0)
                 return 2;
-            }
         } else if (strcmp(a, "--cpus-per-job") == 0 && more) {
-            if (parse_int_arg(argv[++i], 1, &o->flags.cpus) < 0) {
-                if (loud)
-                    fprintf(stderr, "yee sweep: --cpus-per-job wants a number >= 1 (got '%s')\n",
-                            argv[i]);
+            if (int_option(a, argv[++i], 1, 100000, &o->flags.cpus, loud) < 0)
                 return 2;
-            }
         } else if (strcmp(a, "--checkpoint-margin") == 0 && more) {
-            if (parse_int_arg(argv[++i], 0, &o->flags.checkpoint_margin) < 0 ||
-                o->flags.checkpoint_margin > 65535) {
-                if (loud)
-                    fprintf(stderr, "yee sweep: --checkpoint-margin wants seconds from 0 to "
-                                    "65535 (got '%s')\n", argv[i]);
+            /* seconds; sbatch --signal=B:TERM@S takes at most 65535 */
+            if (int_option(a, argv[++i], 0, 65535, &o->flags.checkpoint_margin, loud) < 0)
                 return 2;
-            }
         } else if (strcmp(a, "--slurm") == 0) {
             o->slurm = 1;
         } else if (strcmp(a, "--submit") == 0) {

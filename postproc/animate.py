@@ -20,9 +20,11 @@ from yee_h5 import YeeError  # noqa: E402
 import plot_snapshot as ps  # noqa: E402
 
 
-def main(argv=None):
+def main(argv=None, prog="animate.py"):
+    """The command; prog is the name its usage and errors give (the installed command passes
+    its own, e.g. yee-plot-spectrum: the name the user typed)."""
     p = argparse.ArgumentParser(
-        prog="animate.py",
+        prog=prog,
         description="Animate all written frames of a yee snapshot monitor to a GIF or MP4 with "
                     "a fixed colour scale.")
     ps.add_plane_args(p)

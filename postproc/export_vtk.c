@@ -6,12 +6,14 @@
 #include "postproc/export_vtk.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "common/yee_num.h"
 #include "io/h5read.h"
 #include "io/vtk.h"
 
@@ -261,18 +263,6 @@ done:
     return rc;
 }
 
-/* A whole number (strtol with nothing left over). */
-static int parse_long(const char *s, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!s[0] || *end || errno)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int yee_export_vtk_main(int argc, char **argv)
 {
     yee_export_vtk_options o;
@@ -286,9 +276,11 @@ int yee_export_vtk_main(int argc, char **argv)
             o.component = argv[++i];
         } else if ((strcmp(a, "--frame") == 0 || strcmp(a, "--step") == 0) && more) {
             const int step = a[2] == 's';
-            if (parse_long(argv[++i], step ? &o.step : &o.frame) < 0) {
-                fprintf(stderr, "yee export-vtk: %s wants a whole number (got '%s')\n", a,
-                        argv[i]);
+            yee_err bad;
+            /* --frame counts from the end when negative (-1 the last); --step is a time step */
+            if (yee_parse_long(a, argv[++i], step ? 0 : LONG_MIN, LONG_MAX,
+                               step ? &o.step : &o.frame, &bad) < 0) {
+                fprintf(stderr, "yee export-vtk: %s\n", bad.msg);
                 return 2;
             }
             if (step)

@@ -94,10 +94,10 @@ def plot(bands, args):
     yee_h5.save_figure(fig, args.out, args.dpi)
 
 
-def main(argv=None):
+def main(argv=None, prog="plot_bands.py"):
     from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
-        prog="plot_bands.py",
+        prog=prog,
         description="Plot the band diagram of yee bands (DIR/bands.h5): frequency (c/um) of "
                     "each mode against the distance along the k path.")
     p.add_argument("bands", metavar="BANDS.h5", help="the bands.h5 yee bands wrote")

@@ -86,10 +86,10 @@ def plot(pat, args):
     yee_h5.save_figure(fig, args.out, args.dpi)
 
 
-def main(argv=None):
+def main(argv=None, prog="plot_farfield.py"):
     from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
-        prog="plot_farfield.py",
+        prog=prog,
         description="Polar plot of the radiation pattern yee farfield wrote: power per "
                     "steradian against theta for each phi, normalized to its maximum.")
     p.add_argument("farfield", metavar="FARFIELD.h5", help="the file yee farfield wrote")

@@ -209,10 +209,12 @@ def write_csv(path, curves, lo, hi):
         raise YeeError("cannot write '%s': %s" % (path, e.strerror or e))
 
 
-def main(argv=None):
+def main(argv=None, prog="plot_flux.py"):
+    """The command; prog is the name its usage and errors give (the installed command passes
+    its own, e.g. yee-plot-spectrum: the name the user typed)."""
     from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
-        prog="plot_flux.py",
+        prog=prog,
         description="Plot the flux spectra of yee flux monitors (raw, normalized by the run's "
                     "reference, or divided by another monitor) against frequency (THz) or "
                     "wavelength (um).")

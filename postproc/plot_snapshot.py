@@ -172,9 +172,11 @@ def draw_plane(fig, ax, run, frame, plane, args, vlim):
     return im
 
 
-def main(argv=None):
+def main(argv=None, prog="plot_snapshot.py"):
+    """The command; prog is the name its usage and errors give (the installed command passes
+    its own, e.g. yee-plot-spectrum: the name the user typed)."""
     p = argparse.ArgumentParser(
-        prog="plot_snapshot.py",
+        prog=prog,
         description="Plot one frame of a yee snapshot monitor (a plane, or a --slice of a 3D "
                     "monitor) to a PNG with axes in um and the time in fs.")
     add_plane_args(p)

@@ -165,10 +165,12 @@ def plot(s, lo, hi, args, modes):
         raise YeeError("cannot write '%s': %s" % (args.out, e))
 
 
-def main(argv=None):
+def main(argv=None, prog="plot_spectrum.py"):
+    """The command; prog is the name its usage and errors give (the installed command passes
+    its own, e.g. yee-plot-spectrum: the name the user typed)."""
     from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
-        prog="plot_spectrum.py",
+        prog=prog,
         description="Plot |FFT| of a yee probe's time series against frequency (THz), with the "
                     "vacuum wavelength (um) on the top axis.")
     p.add_argument("run", metavar="RUN.h5", help="the run's HDF5 file")

@@ -14,12 +14,16 @@
 
 #include "postproc/resonances.h"
 
+#include "common/yee_num.h"
 #include "model/config.h"
 #include "io/h5read.h"
 #include "postproc/harminv_modes.h"
 
 /* The options and their meaning are in app/commands.c, which prints `yee resonances --help`
  * (app/main.c answers -h and --help before calling here). */
+/* --modes: harminv's basis grows with the modes asked for; more than this is a typo */
+#define YEE_RESONANCES_MAX_MODES 100000
+
 static void usage(FILE *out)
 {
     fputs("usage: yee resonances RUN.h5 --probe NAME [options] (see yee resonances --help)\n", out);
@@ -31,6 +35,8 @@ int yee_resonances_main(int argc, char **argv)
     double fmin_thz = -1.0, fmax_thz = -1.0, start_fs = 0.0, max_error = 1e-2;
     double min_q = YEE_HARMINV_MIN_Q;
     int nmodes = 100;
+    yee_err err;
+    int bad = 0; /* a numeric option that is not one: its message is in err */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const int more = i + 1 < argc;
@@ -39,17 +45,20 @@ int yee_resonances_main(int argc, char **argv)
         } else if (strcmp(a, "--component") == 0 && more) {
             component = argv[++i];
         } else if (strcmp(a, "--fmin") == 0 && more) {
-            fmin_thz = atof(argv[++i]);
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_AT_LEAST, &fmin_thz, &err);
         } else if (strcmp(a, "--fmax") == 0 && more) {
-            fmax_thz = atof(argv[++i]);
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_ABOVE, &fmax_thz, &err);
         } else if (strcmp(a, "--start") == 0 && more) {
-            start_fs = atof(argv[++i]);
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_AT_LEAST, &start_fs, &err);
         } else if (strcmp(a, "--modes") == 0 && more) {
-            nmodes = atoi(argv[++i]);
+            long v = 0;
+            bad = yee_parse_long(a, argv[++i], 1, YEE_RESONANCES_MAX_MODES, &v, &err);
+            nmodes = (int)v;
         } else if (strcmp(a, "--max-error") == 0 && more) {
-            max_error = atof(argv[++i]);
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_ABOVE, &max_error, &err);
         } else if (strcmp(a, "--min-q") == 0 && more) {
-            min_q = atof(argv[++i]);
+            /* 0 keeps every mode (app/commands.c); a negative bound would mean the same */
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_AT_LEAST, &min_q, &err);
         } else if (a[0] != '-' && !path) {
             path = a;
         } else {
@@ -57,13 +66,21 @@ int yee_resonances_main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+        if (bad) {
+            fprintf(stderr, "yee resonances: %s\n", err.msg);
+            return 2;
+        }
+    }
+    if (fmin_thz > 0 && fmax_thz > 0 && fmin_thz >= fmax_thz) {
+        fprintf(stderr, "yee resonances: --fmin (%g THz) must be below --fmax (%g THz)\n",
+                fmin_thz, fmax_thz);
+        return 2;
     }
     if (!path || !probe) {
         usage(stderr);
         return 2;
     }
     yee_probe_series s;
-    yee_err err;
     if (yee_h5_read_probe(path, probe, &s, &err) < 0) {
         fprintf(stderr, "yee resonances: %s\n", err.msg);
         return 1;

@@ -73,7 +73,7 @@ def main():
                                                                   roff(unit), roff(default)),
                  roff(text)]
     page += [".SH SEE ALSO",
-             "The guides installed in share/doc/yee: deck.md (the deck), output.md (the files),",
+             "The guides installed in share/doc/yee/docs: deck.md (the deck), output.md (the files),",
              "postproc.md (yee-plot-spectrum, yee-plot-snapshot, yee-plot-flux, yee-plot-bands,",
              "yee-plot-farfield, yee-animate),",
              "errors.md, sweeps.md, bands.md, cluster.md, checkpoint.md."]

@@ -13,6 +13,12 @@ yee_add_test(NAME cli_unknown_command LABELS unit COMMAND yee frobnicate WILL_FA
 yee_add_test(NAME cli_help_commands LABELS unit TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${YEE_CLI_SRC}/check_help.py $<TARGET_FILE:yee> ${CMAKE_SOURCE_DIR}
   PASS_REGEX "^ok: ")
+# Every numeric option of every command refuses junk, nothing, out of range, overflow and NaN
+# with exit 2 naming the option and the value (common/yee_num.h); the table is in check_help.py.
+yee_add_test(NAME cli_help_numbers LABELS unit TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${YEE_CLI_SRC}/check_help.py $<TARGET_FILE:yee> ${CMAKE_SOURCE_DIR}
+          --numbers
+  PASS_REGEX "^ok: ")
 # tests/expect.sh checks the exit status; PASS_REGEX then checks the message.
 set(YEE_EXPECT sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh)
 yee_add_test(NAME cli_missing_deck LABELS unit

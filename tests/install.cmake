@@ -1,6 +1,11 @@
 # `cmake --install` of this build into a scratch prefix, and the installed programs, man page,
-# docs and example decks used from there (tests/install/check_install.sh).
+# docs and example decks used from there (tests/install/check_install.sh); with libyee, the
+# Python module imported from the installed (and moved) site folder runs an installed deck.
+set(YEE_INSTALL_PY)
+if(YEE_LIBRARY)
+  set(YEE_INSTALL_PY ${YEE_PYTHON} ${YEE_PYTHON_INSTALL_DIR})
+endif()
 yee_add_test(NAME cli_install LABELS unit TIMEOUT 120
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install/check_install.sh ${CMAKE_BINARY_DIR}
-          ${CMAKE_CURRENT_BINARY_DIR}/install_files
-  PASS_REGEX "^ok: ")
+          ${CMAKE_CURRENT_BINARY_DIR}/install_files ${YEE_INSTALL_PY}
+  PASS_REGEX "(^|\n)ok: installed")

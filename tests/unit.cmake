@@ -40,3 +40,9 @@ add_executable(yee_test_harminv_modes ${CMAKE_CURRENT_LIST_DIR}/unit/harminv_mod
 target_link_libraries(yee_test_harminv_modes PRIVATE yee_postproc PkgConfig::HARMINV)
 yee_add_test(NAME unit_harminv_modes LABELS unit COMMAND yee_test_harminv_modes
   PASS_REGEX "PASS unit_harminv_modes")
+
+# common/yee_num.c: the strict parsers of command-line numbers ("12x", "", overflow, NaN, 2x2).
+add_executable(yee_test_num ${CMAKE_CURRENT_LIST_DIR}/unit/num.c)
+target_link_libraries(yee_test_num PRIVATE yee_common)
+yee_add_test(NAME unit_cli_numbers LABELS unit TIMEOUT 60 COMMAND yee_test_num
+  PASS_REGEX "PASS unit_num")

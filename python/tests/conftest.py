@@ -21,9 +21,7 @@ def root():
 @pytest.fixture(scope="session")
 def yee_bin():
     """The yee program built with the loaded libyee (the same build directory)."""
-    p = os.environ.get("YEE_BIN") or os.path.join(os.path.dirname(yee.library_path()), "yee")
-    assert os.access(p, os.X_OK), "no yee program at %s (set YEE_BIN)" % p
-    return p
+    return yee.program_path()
 
 
 @pytest.fixture

@@ -25,6 +25,12 @@ def library_path():
     return _lib.library_path()
 
 
+def program_path():
+    """The yee program of the same build or install as the library (YEE_BIN overrides), for
+    what the module leaves to the command line: yee sweep, yee resonances, yee export-vtk."""
+    return _lib.program_path()
+
+
 def run(deck, out_dir=None, backend=None, progress=None):
     """Run a deck (a Deck, a path or a dict): Deck.run."""
     if isinstance(deck, dict):
@@ -35,4 +41,5 @@ def run(deck, out_dir=None, backend=None, progress=None):
 
 
 __all__ = ["Deck", "Result", "DeckError", "RunError", "YeeError", "run", "version",
-           "library_path", "to_libconfig", "format_value", "C_UM_THZ", "TIME_UNIT_FS"]
+           "library_path", "program_path", "to_libconfig", "format_value", "C_UM_THZ",
+           "TIME_UNIT_FS"]

@@ -1,9 +1,11 @@
 """yee._lib -- find and load libyee (python/capi.h) with ctypes, and declare its functions.
 
 Where the library comes from, first match wins: the file named by the environment variable
-YEE_LIB; libyee.so next to this package (an installed copy); the newest build*/libyee.so of the
-source tree this package sits in (python/yee/ -> the repository root). Loaded once, on first use,
-so that importing yee never fails for want of the library: the first call says what was tried.
+YEE_LIB; for an installed package, the libyee.so that `cmake --install` put in <libdir>/yee and
+recorded in yee/_installed.py; libyee.so next to this package; the newest build*/libyee.so of
+the source tree this package sits in (python/yee/ -> the repository root). Loaded once, on first
+use, so that importing yee never fails for want of the library: the first call says what was
+tried.
 """
 import atexit
 import ctypes
@@ -18,17 +20,45 @@ OK, DECK, RUN, STOPPED, USAGE = 0, 1, 2, 3, 4
 _lib = None
 
 
+def installed():
+    """yee._installed (paths of an installed package: LIBRARY, PROGRAM), or None in a source
+    tree, which has no such file."""
+    try:
+        from . import _installed
+    except ImportError:
+        return None
+    return _installed
+
+
 def candidates():
     """The paths tried, in order."""
     here = os.path.dirname(os.path.abspath(__file__))
-    out = []
     if os.environ.get("YEE_LIB"):
         return [os.environ["YEE_LIB"]]
-    out.append(os.path.join(here, "libyee.so"))
+    inst = installed()
+    if inst is not None:
+        # an installed package uses its own library only: a build tree that happens to lie
+        # above the site folder is not the one it was installed with
+        return [inst.LIBRARY]
+    out = [os.path.join(here, "libyee.so")]
     root = os.path.dirname(os.path.dirname(here))
     builds = glob.glob(os.path.join(root, "build*", "libyee.so"))
     builds.sort(key=os.path.getmtime, reverse=True)
     return out + builds
+
+
+def program_path():
+    """The yee program that goes with the library: YEE_BIN; the installed one recorded in
+    yee/_installed.py; else the yee beside the library (a build folder). Raises OSError naming
+    the path when it is not an executable file."""
+    p = os.environ.get("YEE_BIN")
+    if not p:
+        inst = installed()
+        p = inst.PROGRAM if inst is not None else os.path.join(
+            os.path.dirname(library_path()), "yee")
+    if not (os.path.isfile(p) and os.access(p, os.X_OK)):
+        raise OSError("no yee program at %s (set YEE_BIN to its path)" % p)
+    return p
 
 
 def library_path():

@@ -1,7 +1,13 @@
-"""usage: check_help.py YEE SOURCE_DIR -- every command `yee --help` lists answers --help, -h
-and `yee help COMMAND` with its own usage on stdout and exit 0, rejects an unknown option with
-exit 2, accepts every option its help names, and the exit statuses of `yee --help` are the ones
-README.md and docs/errors.md document.
+"""usage: check_help.py YEE SOURCE_DIR [--numbers] -- every command `yee --help` lists answers
+--help, -h and `yee help COMMAND` with its own usage on stdout and exit 0, rejects an unknown
+option with exit 2, accepts every option its help names, and the exit statuses of `yee --help`
+are the ones README.md and docs/errors.md document.
+
+Numbers (with --numbers, a test of its own, cli_help_numbers: a hundred starts of yee): every
+option that takes a number is in BAD_NUMBERS with values it must refuse (junk after the
+digits, nothing, out of range, overflow, NaN); each must exit 2 with "yee COMMAND: OPT
+wants ... (got 'VALUE')" (common/yee_num.h). An option with a value is either there or in
+TEXT_OPTIONS, so a numeric option added later without strict parsing fails here.
 
 The command list is read from `yee --help` itself, so a command added to app/commands.c is
 checked without editing this file, and one that main.c does not dispatch fails here.
@@ -15,6 +21,39 @@ BOGUS = "--no-such-option"
 # a value each option's argument accepts, by the name its help gives the argument
 VALUES = {"N": "1", "S": "1", "R": "1", "G": "1", "C": "1", "PXxPYxPZ": "1x1x1", "N|NXxNYxNZ": "32",
           "THz": "1", "FS": "1", "E": "0.1", "Q": "10", "KEY=VALUE": "a=b", "NAME": "cpu"}
+
+# (command, the arguments before the option, option, values it must refuse); the command line
+# ends with an unknown option, so a value wrongly accepted ends in that error, never in a run
+OVERFLOW = "99999999999999999999"
+BAD_NUMBERS = [
+    ("run", ["deck.cfg"], "--ranks", ["2x2", "2x2x", "2x2x1x1", "0x1x1", "2x-1x1", "", "2xx1",
+                                      "1x1x" + OVERFLOW, "a"]),
+    ("bench", [], "--steps", ["12x", "", "0", "-5", "1.5", "1e3", " 12", OVERFLOW]),
+    ("bench", [], "--threads", ["-1", "x", "", "4 ", OVERFLOW]),
+    ("bench", [], "--repeat", ["0", "3x", "", OVERFLOW]),
+    ("bench", [], "--size", ["16", "32x32", "32x32x32x32", "32x", "x32", "", "nan",
+                             OVERFLOW]),
+    ("bench", [], "--ranks", ["1x1", "1", "0x1x1", ""]),
+    ("resonances", ["r.h5", "--probe", "p"], "--fmin", ["nan", "-1", "150THz", "", "inf",
+                                                         "1e999"]),
+    ("resonances", ["r.h5", "--probe", "p"], "--fmax", ["0", "nan", "x", "-inf"]),
+    ("resonances", ["r.h5", "--probe", "p"], "--start", ["-1", "nan", "5fs", ""]),
+    ("resonances", ["r.h5", "--probe", "p"], "--modes", ["0", "1.5", "10x", "", OVERFLOW]),
+    ("resonances", ["r.h5", "--probe", "p"], "--max-error", ["0", "-0.1", "nan", "1%"]),
+    ("resonances", ["r.h5", "--probe", "p"], "--min-q", ["-1", "nan", "ten"]),
+    ("export-vtk", ["r.h5"], "--frame", ["x", "", "1.5", OVERFLOW, "-" + OVERFLOW]),
+    ("export-vtk", ["r.h5"], "--step", ["-1", "10s", "", OVERFLOW]),
+    ("sweep", ["deck.cfg"], "--jobs", ["0", "2x", "", "-1", OVERFLOW]),
+    ("sweep", ["deck.cfg"], "-j", ["0", "x"]),
+    ("sweep", ["deck.cfg"], "--ranks-per-job", ["0", "1.0", ""]),
+    ("sweep", ["deck.cfg"], "--gpus-per-job", ["-1", "one", ""]),
+    ("sweep", ["deck.cfg"], "--cpus-per-job", ["0", "4c", ""]),
+    ("sweep", ["deck.cfg"], "--checkpoint-margin", ["-1", "65536", "2m", ""]),
+]
+# options whose value is text (a file, a name, a key=value, a Slurm word), not a number
+TEXT_OPTIONS = {"--out", "--set", "--backend", "--restart", "--geometry", "--probe",
+                "--component", "--monitor", "--time", "--partition", "--account", "--mem",
+                "--mpi"}
 
 failures = []
 
@@ -99,6 +138,35 @@ def check_command(yee, name, summary):
     return len(options(helps["--help"]))
 
 
+def check_bad_numbers(yee, cmds):
+    """Each value of BAD_NUMBERS refused with exit 2 and a message naming option and value; every
+    option with a value of every command is either numeric (in the table) or in TEXT_OPTIONS."""
+    covered = {(c, o) for c, _, o, _ in BAD_NUMBERS}
+    for name, _ in cmds:
+        _, text, _ = run(yee, name, "--help")
+        for flag, alias, arg in options(text):
+            for f in [flag] + ([alias] if alias else []):
+                if arg and f not in TEXT_OPTIONS and (name, f) not in covered:
+                    fail("yee %s %s %s: neither in BAD_NUMBERS nor in TEXT_OPTIONS of this test"
+                         % (name, f, arg))
+    ncases = 0
+    for name, before, opt, values in BAD_NUMBERS:
+        for v in values:
+            ncases += 1
+            rc, out, err = run(yee, name, *(before + [opt, v, BOGUS]))
+            want = "yee %s: %s wants " % (name, opt)
+            got = "(got '%s')" % v
+            if rc != 2 or want not in err or got not in err:
+                fail("yee %s %s %r: exit %d, want 2 with '%s... %s': %r"
+                     % (name, opt, v, rc, want, got, err.strip()))
+    # both ends given: the lower must be below the upper
+    rc, _, err = run(yee, "resonances", "r.h5", "--probe", "p", "--fmin", "500", "--fmax",
+                     "100")
+    if rc != 2 or "--fmin (500 THz) must be below --fmax (100 THz)" not in err:
+        fail("yee resonances --fmin 500 --fmax 100: exit %d: %r" % (rc, err.strip()))
+    return ncases + 1
+
+
 def documented_codes(path):
     """Exit statuses in the first table of a markdown file whose header names 'exit status'."""
     codes = set()
@@ -126,6 +194,13 @@ def main():
     for must in ("run", "check", "sweep", "info"):  # the parser above still reads the list
         if must not in names:
             sys.exit("FAIL yee --help lists no command '%s' (read: %s)" % (must, names))
+    if sys.argv[3:] == ["--numbers"]:
+        nbad = check_bad_numbers(yee, cmds)
+        if failures:
+            sys.exit("FAIL %d problem(s)" % len(failures))
+        print("ok: %d bad numbers refused by %d commands" % (nbad, len({c for c, _, _, _ in
+                                                                      BAD_NUMBERS})))
+        return
     nopts = 0
     for name, summary in cmds:
         nopts += check_command(yee, name, summary)
