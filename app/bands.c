@@ -13,6 +13,7 @@
 
 #include "app/commands.h"
 #include "common/yee_file.h"
+#include "common/yee_num.h"
 #include "io/deck.h"
 #include "io/h5out.h"
 #include "io/h5read.h"
@@ -28,6 +29,8 @@
 
 typedef struct bands_cli {
     const char *deck, *out_dir, *backend, *k_path;
+    double (*corners)[3]; /* the parsed --k-path; owned */
+    int ncorners;
     const char **sets;
     int nsets, interp, nbasis, quiet;
     double fmin_thz, fmax_thz, start_fs, max_error, min_q; /* < 0: not given */
@@ -45,110 +48,6 @@ static int is_rank0(void)
     int r = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     return r == 0;
-}
-
-/* A whole number or a finite float; prints "yee bands: OPT wants ..." (rank 0) when it is not. */
-static int number_arg(const char *opt, const char *text, double lo, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    const double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || v < lo) {
-        if (is_rank0())
-            fprintf(stderr, "yee bands: %s wants a number >= %g (got '%s')\n", opt, lo, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int whole_arg(const char *opt, const char *text, int lo, int hi, int *out)
-{
-    char *end = NULL;
-    errno = 0;
-    const long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
-        if (is_rank0())
-            fprintf(stderr, "yee bands: %s wants a whole number from %d to %d (got '%s')\n", opt,
-                    lo, hi, text);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_cli(int argc, char **argv, bands_cli *c)
-{
-    memset(c, 0, sizeof *c);
-    c->fmin_thz = c->fmax_thz = c->start_fs = c->min_q = -1.0;
-    c->max_error = 1e-2;
-    c->nbasis = 100;
-    c->sets = (const char **)calloc((size_t)argc + 1, sizeof *c->sets);
-    if (!c->sets)
-        return YEE_EXIT_ERROR;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const int more = i + 1 < argc;
-        if (strcmp(a, "--set") == 0 && more) {
-            c->sets[c->nsets++] = argv[++i];
-        } else if (strncmp(a, "--set=", 6) == 0) {
-            c->sets[c->nsets++] = a + 6;
-        } else if (strcmp(a, "--k-path") == 0 && more) {
-            c->k_path = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            c->out_dir = argv[++i];
-        } else if (strcmp(a, "--backend") == 0 && more) {
-            c->backend = argv[++i];
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            c->quiet = 1;
-        } else if (strcmp(a, "--k-interp") == 0 && more) {
-            if (whole_arg(a, argv[++i], 0, 10000, &c->interp) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (strcmp(a, "--fmin") == 0 && more) {
-            if (number_arg(a, argv[++i], 0, &c->fmin_thz) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (strcmp(a, "--fmax") == 0 && more) {
-            if (number_arg(a, argv[++i], 0, &c->fmax_thz) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (strcmp(a, "--start") == 0 && more) {
-            if (number_arg(a, argv[++i], 0, &c->start_fs) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (strcmp(a, "--min-q") == 0 && more) {
-            if (number_arg(a, argv[++i], 0, &c->min_q) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (strcmp(a, "--max-error") == 0 && more) {
-            if (number_arg(a, argv[++i], 0, &c->max_error) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (strcmp(a, "--modes") == 0 && more) {
-            if (whole_arg(a, argv[++i], 1, 10000, &c->nbasis) < 0)
-                return YEE_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            if (is_rank0())
-                fprintf(stderr, "yee bands: unknown or incomplete option '%s' (see yee bands "
-                                "--help)\n", a);
-            return YEE_EXIT_USAGE;
-        } else if (!c->deck) {
-            c->deck = a;
-        } else {
-            if (is_rank0())
-                fprintf(stderr, "yee bands: more than one deck given ('%s' and '%s')\n", c->deck,
-                        a);
-            return YEE_EXIT_USAGE;
-        }
-    }
-    if (!c->deck || !c->k_path) {
-        if (is_rank0())
-            fprintf(stderr, "yee bands: %s (see yee bands --help)\n",
-                    !c->deck ? "no deck given" : "no --k-path given");
-        return YEE_EXIT_USAGE;
-    }
-    if (c->fmin_thz >= 0 && c->fmax_thz >= 0 && c->fmax_thz <= c->fmin_thz) {
-        if (is_rank0())
-            fprintf(stderr, "yee bands: --fmax must be above --fmin (got %g and %g THz)\n",
-                    c->fmax_thz, c->fmin_thz);
-        return YEE_EXIT_USAGE;
-    }
-    return 0;
 }
 
 /* The corners of --k-path: "0,0 0.5,0 0.5,0.5" or "0,0,0; 0.5,0,0": corners separated by blanks
@@ -191,6 +90,89 @@ static int parse_k_path(const char *text, double (**corners)[3], int *n)
     }
     *corners = c;
     *n = nc;
+    return 0;
+}
+
+static int parse_cli(int argc, char **argv, bands_cli *c)
+{
+    memset(c, 0, sizeof *c);
+    c->fmin_thz = c->fmax_thz = c->start_fs = c->min_q = -1.0;
+    c->max_error = 1e-2;
+    c->nbasis = 100;
+    c->sets = (const char **)calloc((size_t)argc + 1, sizeof *c->sets);
+    if (!c->sets)
+        return YEE_EXIT_ERROR;
+    yee_err err;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const int more = i + 1 < argc;
+        long v = 0;
+        int bad = 0; /* a value that is not one: its message is in err */
+        if (strcmp(a, "--set") == 0 && more) {
+            c->sets[c->nsets++] = argv[++i];
+        } else if (strncmp(a, "--set=", 6) == 0) {
+            c->sets[c->nsets++] = a + 6;
+        } else if (strcmp(a, "--k-path") == 0 && more) {
+            c->k_path = argv[++i];
+            free(c->corners);
+            c->corners = NULL;
+            if (parse_k_path(c->k_path, &c->corners, &c->ncorners) < 0)
+                bad = yee_fail(&err, YEE_ERR_USAGE, "--k-path wants corners like \"0,0 0.5,0 "
+                               "0.5,0.5\" (kx,ky[,kz] in 1/um, separated by blanks or ';') "
+                               "(got '%s')", c->k_path);
+        } else if (strcmp(a, "--out") == 0 && more) {
+            c->out_dir = argv[++i];
+        } else if (strcmp(a, "--backend") == 0 && more) {
+            c->backend = argv[++i];
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            c->quiet = 1;
+        } else if (strcmp(a, "--k-interp") == 0 && more) {
+            bad = yee_parse_long(a, argv[++i], 0, 10000, &v, &err);
+            c->interp = (int)v;
+        } else if (strcmp(a, "--fmin") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_AT_LEAST, &c->fmin_thz, &err);
+        } else if (strcmp(a, "--fmax") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_ABOVE, &c->fmax_thz, &err);
+        } else if (strcmp(a, "--start") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_AT_LEAST, &c->start_fs, &err);
+        } else if (strcmp(a, "--min-q") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_AT_LEAST, &c->min_q, &err);
+        } else if (strcmp(a, "--max-error") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_ABOVE, &c->max_error, &err);
+        } else if (strcmp(a, "--modes") == 0 && more) {
+            bad = yee_parse_long(a, argv[++i], 1, 10000, &v, &err);
+            c->nbasis = (int)v;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            if (is_rank0())
+                fprintf(stderr, "yee bands: unknown or incomplete option '%s' (see yee bands "
+                                "--help)\n", a);
+            return YEE_EXIT_USAGE;
+        } else if (!c->deck) {
+            c->deck = a;
+        } else {
+            if (is_rank0())
+                fprintf(stderr, "yee bands: more than one deck given ('%s' and '%s')\n", c->deck,
+                        a);
+            return YEE_EXIT_USAGE;
+        }
+        if (bad) {
+            if (is_rank0())
+                fprintf(stderr, "yee bands: %s\n", err.msg);
+            return YEE_EXIT_USAGE;
+        }
+    }
+    if (!c->deck || !c->k_path) {
+        if (is_rank0())
+            fprintf(stderr, "yee bands: %s (see yee bands --help)\n",
+                    !c->deck ? "no deck given" : "no --k-path given");
+        return YEE_EXIT_USAGE;
+    }
+    if (c->fmin_thz >= 0 && c->fmax_thz >= 0 && c->fmax_thz <= c->fmin_thz) {
+        if (is_rank0())
+            fprintf(stderr, "yee bands: --fmax must be above --fmin (got %g and %g THz)\n",
+                    c->fmax_thz, c->fmin_thz);
+        return YEE_EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -449,18 +431,13 @@ int yee_bands_main(int argc, char **argv)
 {
     bands_cli c;
     int rc = parse_cli(argc, argv, &c);
-    double(*corners)[3] = NULL;
-    int ncorners = 0;
-    if (rc == 0 && parse_k_path(c.k_path, &corners, &ncorners) < 0) {
-        if (is_rank0())
-            fprintf(stderr, "yee bands: --k-path wants corners like \"0,0 0.5,0 0.5,0.5\" (kx,ky"
-                            "[,kz] in 1/um, separated by blanks or ';') (got '%s')\n", c.k_path);
-        rc = YEE_EXIT_USAGE;
-    }
     if (rc) {
+        free(c.corners);
         free(c.sets);
         return rc;
     }
+    double(*corners)[3] = c.corners;
+    const int ncorners = c.ncorners;
     int nk = 0;
     k_point *pts = expand_path((const double(*)[3])corners, ncorners, c.interp, &nk);
     char out[YEE_PATH_LEN];

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/yee_num.h"
 #include "io/h5out.h"
 #include "io/h5read.h"
 #include "model/config.h"
@@ -28,8 +29,10 @@ typedef struct current_set {
 } current_set;
 
 typedef struct farfield_cli {
-    const char *run, *monitor, *out, *csv, *theta, *phi;
-    double r_um, index; /* index < 0: from the file */
+    const char *run, *monitor, *out, *csv;
+    double *theta, *phi; /* degrees; owned */
+    int nth, nph;
+    double r_um, index;  /* index < 0: from the file */
     int quiet;
 } farfield_cli;
 
@@ -303,29 +306,31 @@ static int parse_cli(int argc, char **argv, farfield_cli *c)
     memset(c, 0, sizeof *c);
     c->r_um = 1e6;
     c->index = -1.0;
-    c->theta = "0:180:37";
-    c->phi = "0,90";
+    yee_err err;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const int more = i + 1 < argc;
-        char *end = NULL;
+        int bad = 0; /* a value that is not one: its message is in err */
         if (strcmp(a, "--monitor") == 0 && more) {
             c->monitor = argv[++i];
-        } else if (strcmp(a, "--theta") == 0 && more) {
-            c->theta = argv[++i];
-        } else if (strcmp(a, "--phi") == 0 && more) {
-            c->phi = argv[++i];
+        } else if ((strcmp(a, "--theta") == 0 || strcmp(a, "--phi") == 0) && more) {
+            const int theta = a[2] == 't';
+            double **v = theta ? &c->theta : &c->phi;
+            free(*v);
+            *v = NULL;
+            if (parse_angles(argv[++i], theta ? 0.0 : -360.0, theta ? 180.0 : 360.0, v,
+                             theta ? &c->nth : &c->nph) < 0)
+                bad = yee_fail(&err, YEE_ERR_USAGE, "%s wants degrees as START:STOP:N or A,B,C "
+                               "in [%s] (got '%s')", a, theta ? "0, 180" : "-360, 360",
+                               argv[i]);
         } else if (strcmp(a, "--out") == 0 && more) {
             c->out = argv[++i];
         } else if (strcmp(a, "--csv") == 0 && more) {
             c->csv = argv[++i];
-        } else if ((strcmp(a, "--r") == 0 || strcmp(a, "--index") == 0) && more) {
-            const double v = strtod(argv[++i], &end);
-            if (end == argv[i] || *end || !isfinite(v) || v <= 0) {
-                fprintf(stderr, "yee farfield: %s wants a number > 0 (got '%s')\n", a, argv[i]);
-                return 2;
-            }
-            *(a[2] == 'r' ? &c->r_um : &c->index) = v;
+        } else if (strcmp(a, "--r") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_ABOVE, &c->r_um, &err);
+        } else if (strcmp(a, "--index") == 0 && more) {
+            bad = yee_parse_double(a, argv[++i], 0.0, YEE_NUM_ABOVE, &c->index, &err);
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             c->quiet = 1;
         } else if (a[0] != '-' && !c->run) {
@@ -335,10 +340,19 @@ static int parse_cli(int argc, char **argv, farfield_cli *c)
             usage(stderr);
             return 2;
         }
+        if (bad) {
+            fprintf(stderr, "yee farfield: %s\n", err.msg);
+            return 2;
+        }
     }
     if (!c->run || !c->monitor) {
         usage(stderr);
         return 2;
+    }
+    if ((!c->theta && parse_angles("0:180:37", 0.0, 180.0, &c->theta, &c->nth) < 0) ||
+        (!c->phi && parse_angles("0,90", -360.0, 360.0, &c->phi, &c->nph) < 0)) {
+        fprintf(stderr, "yee farfield: out of memory\n");
+        return 1;
     }
     return 0;
 }
@@ -493,17 +507,16 @@ int yee_farfield_main(int argc, char **argv)
 {
     farfield_cli c;
     int rc = parse_cli(argc, argv, &c);
-    if (rc)
-        return rc;
     farfield_result res;
     memset(&res, 0, sizeof res);
-    if (parse_angles(c.theta, 0.0, 180.0, &res.theta, &res.nth) < 0 ||
-        parse_angles(c.phi, -360.0, 360.0, &res.phi, &res.nph) < 0) {
-        fprintf(stderr, "yee farfield: --theta and --phi want degrees as START:STOP:N or A,B,C "
-                        "(theta in [0, 180], phi in [-360, 360]) (got '%s' and '%s')\n",
-                c.theta, c.phi);
+    res.theta = c.theta; /* res owns them from here */
+    res.phi = c.phi;
+    res.nth = c.nth;
+    res.nph = c.nph;
+    if (rc) {
         free(res.theta);
-        return 2;
+        free(res.phi);
+        return rc;
     }
     yee_err err;
     err.msg[0] = '\0';

@@ -20,7 +20,8 @@ import sys
 BOGUS = "--no-such-option"
 # a value each option's argument accepts, by the name its help gives the argument
 VALUES = {"N": "1", "S": "1", "R": "1", "G": "1", "C": "1", "PXxPYxPZ": "1x1x1", "N|NXxNYxNZ": "32",
-          "THz": "1", "FS": "1", "E": "0.1", "Q": "10", "KEY=VALUE": "a=b", "NAME": "cpu"}
+          "THz": "1", "FS": "1", "E": "0.1", "Q": "10", "KEY=VALUE": "a=b", "NAME": "cpu",
+          "DEG": "0", "UM": "1", "PATH": "0,0"}
 
 # (command, the arguments before the option, option, values it must refuse); the command line
 # ends with an unknown option, so a value wrongly accepted ends in that error, never in a run
@@ -41,6 +42,19 @@ BAD_NUMBERS = [
     ("resonances", ["r.h5", "--probe", "p"], "--modes", ["0", "1.5", "10x", "", OVERFLOW]),
     ("resonances", ["r.h5", "--probe", "p"], "--max-error", ["0", "-0.1", "nan", "1%"]),
     ("resonances", ["r.h5", "--probe", "p"], "--min-q", ["-1", "nan", "ten"]),
+    ("bands", ["deck.cfg"], "--k-path", ["", "0,x", "0,0,0,0", "0,,0", "nan,0", "0;0.5,"]),
+    ("bands", ["deck.cfg"], "--k-interp", ["-1", "1.5", "3x", "", "10001", OVERFLOW]),
+    ("bands", ["deck.cfg"], "--fmin", ["-1", "nan", "100THz", ""]),
+    ("bands", ["deck.cfg"], "--fmax", ["0", "inf", "x"]),
+    ("bands", ["deck.cfg"], "--start", ["-5", "10fs", ""]),
+    ("bands", ["deck.cfg"], "--modes", ["0", "1.5", OVERFLOW]),
+    ("bands", ["deck.cfg"], "--max-error", ["0", "nan"]),
+    ("bands", ["deck.cfg"], "--min-q", ["-1", "q"]),
+    ("farfield", ["r.h5", "--monitor", "box"], "--theta", ["0:200:5", "-1,90", "0:180:0",
+                                                           "0:180:2.5", "a", "", "nan"]),
+    ("farfield", ["r.h5", "--monitor", "box"], "--phi", ["0,400", "x", "0:90:", ""]),
+    ("farfield", ["r.h5", "--monitor", "box"], "--r", ["0", "-1", "1m", "", "inf"]),
+    ("farfield", ["r.h5", "--monitor", "box"], "--index", ["0", "-1.5", "nan", "n"]),
     ("export-vtk", ["r.h5"], "--frame", ["x", "", "1.5", OVERFLOW, "-" + OVERFLOW]),
     ("export-vtk", ["r.h5"], "--step", ["-1", "10s", "", OVERFLOW]),
     ("sweep", ["deck.cfg"], "--jobs", ["0", "2x", "", "-1", OVERFLOW]),
@@ -52,7 +66,7 @@ BAD_NUMBERS = [
 ]
 # options whose value is text (a file, a name, a key=value, a Slurm word), not a number
 TEXT_OPTIONS = {"--out", "--set", "--backend", "--restart", "--geometry", "--probe",
-                "--component", "--monitor", "--time", "--partition", "--account", "--mem",
+                "--component", "--monitor", "--csv", "--time", "--partition", "--account", "--mem",
                 "--mpi"}
 
 failures = []
