@@ -220,7 +220,7 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
     /* the medium a far-field transform radiates into (postproc/farfield.c): the background's
      * relative permittivity when it is one real, isotropic number, else NaN (the user says) */
     double background_eps = cfg->sigma == 0.0 ? cfg->eps_r : NAN;
-    if (cfg->background_material >= 0) {
+    if (cfg->background_material >= 0 && cfg->background_material < cfg->nmaterials) {
         const yee_material_cfg *m = &cfg->materials[cfg->background_material];
         background_eps = m->npoles == 0 && m->sigma == 0.0 && !m->pec && m->eps[0] == m->eps[1] &&
                                  m->eps[1] == m->eps[2]
