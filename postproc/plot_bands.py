@@ -24,16 +24,8 @@ class Bands:
     mode k_index, freq (c/um), q."""
 
     def __init__(self, path):
-        import h5py
         import numpy as np
-        try:
-            f = h5py.File(path, "r")
-        except OSError as e:
-            raise YeeError("cannot open '%s': %s" % (path, e))
-        with f:
-            if f.attrs.get("yee_file") not in ("bands", b"bands"):
-                raise YeeError("%s is not a file of yee bands (no yee_file = bands attribute)"
-                               % path)
+        with yee_h5.open_result(path, "bands", "yee bands") as f:
             self.k = np.stack([f["k/kx"][()], f["k/ky"][()], f["k/kz"][()]], axis=1)
             self.distance = np.asarray(f["k/distance"][()], dtype=float)
             self.corner_index = np.asarray(f["k/corner_index"][()], dtype=int)
@@ -95,7 +87,6 @@ def plot(bands, args):
 
 
 def main(argv=None, prog="plot_bands.py"):
-    from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
         prog=prog,
         description="Plot the band diagram of yee bands (DIR/bands.h5): frequency (c/um) of "
@@ -112,9 +103,7 @@ def main(argv=None, prog="plot_bands.py"):
     p.add_argument("--marker", type=float, default=4.0, help="dot size (default 4)")
     p.add_argument("--out", default=None,
                    help="output image (default bands.png next to BANDS.h5)")
-    p.add_argument("--size", type=parse_size, default=(700, 500), metavar="WxH",
-                   help="image size in pixels (default 700x500)")
-    p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
+    yee_h5.add_image_size(p, (700, 500))
     args = p.parse_args(argv)
     if args.period <= 0:
         p.error("--period must be > 0")

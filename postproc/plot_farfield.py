@@ -23,16 +23,8 @@ class Pattern:
     """frequency (c/um), theta, phi (degrees) and U (nfreq x ntheta x nphi) of a farfield file."""
 
     def __init__(self, path):
-        import h5py
         import numpy as np
-        try:
-            f = h5py.File(path, "r")
-        except OSError as e:
-            raise YeeError("cannot open '%s': %s" % (path, e))
-        with f:
-            if yee_h5._str(f.attrs.get("yee_file", "")) != "farfield":
-                raise YeeError("%s is not a file of yee farfield (no yee_file = farfield "
-                               "attribute)" % path)
+        with yee_h5.open_result(path, "farfield", "yee farfield") as f:
             g = f["farfield"]
             self.freq = np.asarray(g["frequency"][()], dtype=float)
             self.theta = np.asarray(g["theta"][()], dtype=float)
@@ -87,7 +79,6 @@ def plot(pat, args):
 
 
 def main(argv=None, prog="plot_farfield.py"):
-    from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
         prog=prog,
         description="Polar plot of the radiation pattern yee farfield wrote: power per "
@@ -102,9 +93,7 @@ def main(argv=None, prog="plot_farfield.py"):
     p.add_argument("--title", default=None)
     p.add_argument("--out", default=None,
                    help="output image (default <FARFIELD>.png next to the file)")
-    p.add_argument("--size", type=parse_size, default=(600, 600), metavar="WxH",
-                   help="image size in pixels (default 600x600)")
-    p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
+    yee_h5.add_image_size(p, (600, 600))
     args = p.parse_args(argv)
     if args.floor >= 0:
         p.error("--floor must be below 0 dB")

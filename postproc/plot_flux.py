@@ -212,7 +212,6 @@ def write_csv(path, curves, lo, hi):
 def main(argv=None, prog="plot_flux.py"):
     """The command; prog is the name its usage and errors give (the installed command passes
     its own, e.g. yee-plot-spectrum: the name the user typed)."""
-    from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
         prog=prog,
         description="Plot the flux spectra of yee flux monitors (raw, normalized by the run's "
@@ -243,9 +242,7 @@ def main(argv=None, prog="plot_flux.py"):
                    help="output image (default <run>_flux.png next to the first RUN.h5)")
     p.add_argument("--csv", default=None, metavar="FILE",
                    help="also write the plotted curves as CSV")
-    p.add_argument("--size", type=parse_size, default=(800, 500), metavar="WxH",
-                   help="image size in pixels (default 800x500)")
-    p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
+    yee_h5.add_image_size(p, (800, 500))
     args = p.parse_args(argv)
     yee_h5.check_frequency_range(p, args)
     if args.scale == 0:

@@ -21,18 +21,6 @@ from yee_h5 import YeeError  # noqa: E402
 LABELS = ("x", "y", "z")
 
 
-def parse_size(text):
-    """'800x600' -> (800, 600) pixels."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-        if w < 50 or h < 50 or w > 10000 or h > 10000:
-            raise ValueError
-        return w, h
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            "expected WIDTHxHEIGHT in pixels (50..10000), e.g. 800x600")
-
-
 def add_plane_args(p):
     """Options shared with animate.py: which plane, colours, overlays, image size."""
     p.add_argument("run", metavar="RUN.h5", help="the run's HDF5 file")
@@ -53,9 +41,7 @@ def add_plane_args(p):
                    help="draw permittivity contours when the file has a geometry dataset")
     p.add_argument("--no-pml", action="store_true",
                    help="do not mark the CPML faces even when the file records them")
-    p.add_argument("--size", type=parse_size, default=(800, 600), metavar="WxH",
-                   help="image size in pixels (default 800x600)")
-    p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
+    yee_h5.add_image_size(p, (800, 600))
 
 
 def color_limits(values, symmetric, vmax, percentile=100.0):

@@ -168,7 +168,6 @@ def plot(s, lo, hi, args, modes):
 def main(argv=None, prog="plot_spectrum.py"):
     """The command; prog is the name its usage and errors give (the installed command passes
     its own, e.g. yee-plot-spectrum: the name the user typed)."""
-    from plot_snapshot import parse_size
     p = argparse.ArgumentParser(
         prog=prog,
         description="Plot |FFT| of a yee probe's time series against frequency (THz), with the "
@@ -190,9 +189,7 @@ def main(argv=None, prog="plot_spectrum.py"):
     p.add_argument("--db", action="store_true", help="magnitude in dB relative to the peak")
     p.add_argument("--resonances", default=None, metavar="FILE",
                    help="overlay the modes of a `yee resonances` output file")
-    p.add_argument("--size", type=parse_size, default=(800, 500), metavar="WxH",
-                   help="image size in pixels (default 800x500)")
-    p.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
+    yee_h5.add_image_size(p, (800, 500))
     args = p.parse_args(argv)
     yee_h5.check_frequency_range(p, args)
     if args.pad < 1:

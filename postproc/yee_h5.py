@@ -350,6 +350,42 @@ def requested_range(args):
     return lo, hi
 
 
+def parse_size(text):
+    """'800x600' -> (800, 600) pixels (an argparse type)."""
+    import argparse
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        if w < 50 or h < 50 or w > 10000 or h > 10000:
+            raise ValueError
+        return w, h
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "expected WIDTHxHEIGHT in pixels (50..10000), e.g. 800x600")
+
+
+def add_image_size(parser, default):
+    """The options every plot script takes for its image: --size WxH (pixels; default the
+    (width, height) given) and --dpi."""
+    parser.add_argument("--size", type=parse_size, default=default, metavar="WxH",
+                        help="image size in pixels (default %dx%d)" % default)
+    parser.add_argument("--dpi", type=int, default=100, help="dots per inch (default 100)")
+
+
+def open_result(path, kind, command):
+    """A file a yee command wrote (root attribute yee_file = kind: "bands", "farfield"), opened
+    read-only with h5py; YeeError when it cannot be opened or is not one."""
+    import h5py
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise YeeError("cannot open '%s': %s" % (path, e))
+    if _str(f.attrs.get("yee_file", "")) != kind:
+        f.close()
+        raise YeeError("%s is not a file of %s (no yee_file = %s attribute)"
+                       % (path, command, kind))
+    return f
+
+
 def save_figure(fig, path, dpi):
     """fig.savefig(path) with a YeeError naming the file when it cannot be written."""
     try:
