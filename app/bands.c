@@ -64,21 +64,8 @@ static int parse_k_path(const char *text, double (**corners)[3], int *n)
         p += strspn(p, " \t;");
         if (!*p)
             break;
-        for (int a = 0;; a++) {
-            char *end = NULL;
-            errno = 0;
-            const double v = strtod(p, &end);
-            if (a == 3 || end == p || errno == ERANGE || !isfinite(v)) {
-                free(c);
-                return -1;
-            }
-            c[nc][a] = v;
-            p = end;
-            if (*p != ',')
-                break;
-            p++;
-        }
-        if (*p && !strchr(" \t;", *p)) {
+        int ncomp = 0;
+        if (yee_parse_number_list(p, 3, c[nc], &ncomp, &p) < 0 || (*p && !strchr(" \t;", *p))) {
             free(c);
             return -1;
         }

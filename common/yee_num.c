@@ -107,3 +107,23 @@ int yee_parse_triple(const char *opt, const char *text, const char *shape, long 
         out[a] = n == 1 ? v[0] : v[a];
     return 0;
 }
+
+int yee_parse_number_list(const char *text, int max, double *out, int *n, const char **end)
+{
+    const char *p = text;
+    for (int k = 0;; k++) {
+        char *stop = NULL;
+        errno = 0;
+        const double v = strtod(p, &stop);
+        if (k == max || stop == p || errno == ERANGE || !isfinite(v))
+            return -1;
+        out[k] = v;
+        p = stop;
+        if (*p != ',') {
+            *n = k + 1;
+            *end = p;
+            return 0;
+        }
+        p++;
+    }
+}

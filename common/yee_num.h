@@ -36,6 +36,12 @@ int yee_parse_double(const char *opt, const char *text, double min, yee_num_boun
 int yee_parse_triple(const char *opt, const char *text, const char *shape, long min, long max,
                      int allow_one, long out[3], yee_err *err);
 
+/* Numbers separated by ',' from text on (strtod syntax, each finite; at most max of them):
+ * out[0..*n) and *end just after the last one, where the caller checks what may follow ("0,0.5"
+ * in --k-path "0,0.5 0.5,0.5", a whole --phi "0,90"). -1 when a number is missing or not
+ * finite, or there are more than max; no message: the caller names the form it wants. */
+int yee_parse_number_list(const char *text, int max, double *out, int *n, const char **end);
+
 #ifdef __cplusplus
 }
 #endif

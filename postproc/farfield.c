@@ -63,22 +63,13 @@ static int parse_angles(const char *text, double lo, double hi, double **out, in
     if (!v)
         return -1;
     int k = 0;
-    for (const char *p = text;;) {
-        char *end = NULL;
-        errno = 0;
-        const double x = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(x) || x < lo || x > hi) {
-            free(v);
-            return -1;
-        }
-        v[k++] = x;
-        if (*end == '\0')
-            break;
-        if (*end != ',') {
-            free(v);
-            return -1;
-        }
-        p = end + 1;
+    const char *end = NULL;
+    int ok = yee_parse_number_list(text, (int)(len / 2 + 1), v, &k, &end) == 0 && *end == '\0';
+    for (int i = 0; i < k && ok; i++)
+        ok = v[i] >= lo && v[i] <= hi;
+    if (!ok) {
+        free(v);
+        return -1;
     }
     *out = v;
     *n = k;
