@@ -84,6 +84,18 @@ static const yee_option_doc farfield_options[] = {
     {"--quiet", "-q", NULL, "print nothing but errors"},
     {NULL, NULL, NULL, NULL}};
 
+static const yee_option_doc modes_options[] = {
+    {"--plane", NULL, "AXIS=UM", "the cross-section, e.g. x=1.5: its normal is the\n"
+                                 "direction of travel (required)"},
+    {"--wavelength", NULL, "UM", "vacuum wavelength (this or --frequency)"},
+    {"--frequency", NULL, "THz", "frequency (this or --wavelength)"},
+    {"--modes", NULL, "N", "how many modes, highest index first (default 2)"},
+    {"--set", NULL, "KEY=VALUE", "override a deck key, as for yee run (repeatable)"},
+    {"--out", NULL, "FILE", "the HDF5 file (default <name>_modes.h5)"},
+    {"--csv", NULL, "FILE", "the CSV file (default: FILE with .csv)"},
+    {"--quiet", "-q", NULL, "print nothing but errors"},
+    {NULL, NULL, NULL, NULL}};
+
 static const yee_option_doc export_vtk_options[] = {
     {"--monitor", NULL, "NAME", "only this snapshot monitor (default: every one)"},
     {"--component", NULL, "C", "only this component, e.g. Ez (default: every one)"},
@@ -182,6 +194,19 @@ static const yee_command_doc commands[] = {
      "far field carries over the whole sphere beside the box's own flux. 3-D runs,\n"
      "homogeneous background. yee-plot-farfield draws the pattern. See\n"
      "docs/postproc.md.",
+     0},
+    {"modes",
+     "DECK --plane AXIS=UM (--wavelength UM | --frequency THz)\n"
+     "[--modes N] [--set K=V] [--out FILE] [--csv FILE] [--quiet]",
+     "guided modes of the deck's structure on a cross-section:\n"
+     "effective and group index, E and H profiles",
+     modes_options,
+     "A full-vector finite-difference mode solver on the Yee grid's own nodes and\n"
+     "averaged permittivity (ARPACK + UMFPACK). Prints one line per mode (neff,\n"
+     "ng, which E component holds the energy); writes the profiles, normalized to\n"
+     "unit power, to HDF5 and the table to CSV. yee-plot-modes draws |E|. A 2-D\n"
+     "run's plane is a line (x or y) and only its polarization's modes are kept.\n"
+     "See docs/modes.md.",
      0},
     {"export-vtk",
      "RUN.h5 [--monitor NAME] [--component Ez]\n"

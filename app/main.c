@@ -22,6 +22,7 @@
 #include "postproc/resonances.h"
 #include "postproc/farfield.h"
 #include "app/bands.h"
+#include "app/modes.h"
 #include "app/bench.h"
 #include "app/child_env.h"
 #include "app/commands.h"
@@ -640,6 +641,8 @@ static int dispatch(int argc, char **argv)
                : cmd[0] == 'f' ? yee_farfield_main(argc - 1, argv + 1)
                                : yee_export_vtk_main(argc - 1, argv + 1);
     }
+    if (strcmp(cmd, "modes") == 0) /* one solve on rank 0 (solver/mode_solver.h) */
+        return rank0() ? yee_modes_main(argc - 1, argv + 1) : YEE_EXIT_OK;
     if (strcmp(cmd, "sweep") == 0)
         return yee_sweep_main(argc, argv); /* every rank: rank 0 hands out jobs to the others */
     if (strcmp(cmd, "bands") == 0)

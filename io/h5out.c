@@ -987,6 +987,13 @@ int yee_h5_write_table(const char *path, const yee_h5_column *cols, int ncols,
                        const char *const *attr_names, const char *const *attr_values, int nattrs,
                        yee_err *err)
 {
+    return yee_h5_write_arrays(path, cols, ncols, NULL, 0, attr_names, attr_values, nattrs, err);
+}
+
+int yee_h5_write_arrays(const char *path, const yee_h5_column *cols, int ncols,
+                        const yee_h5_array *arrays, int narrays, const char *const *attr_names,
+                        const char *const *attr_values, int nattrs, yee_err *err)
+{
     char why[512];
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (file < 0)
@@ -995,20 +1002,30 @@ int yee_h5_write_table(const char *path, const yee_h5_column *cols, int ncols,
     for (int a = 0; a < nattrs && !failed[0]; a++)
         if (set_str_attr(file, attr_names[a], attr_values[a]) < 0)
             failed = attr_names[a];
-    for (int c = 0; c < ncols && !failed[0]; c++) {
+    for (int c = 0; c < ncols + narrays && !failed[0]; c++) {
+        const int is_col = c < ncols;
+        const yee_h5_array *arr = is_col ? NULL : &arrays[c - ncols];
+        const char *dpath = is_col ? cols[c].path : arr->path;
+        const double *data = is_col ? cols[c].data : arr->data;
+        const char *units = is_col ? cols[c].units : arr->units;
+        hsize_t dims[3] = {(hsize_t)(is_col ? cols[c].n : arr->shape[2]), 0, 0};
+        if (!is_col) {
+            dims[1] = (hsize_t)arr->shape[1];
+            dims[2] = (hsize_t)arr->shape[0];
+        }
+        const int empty = dims[0] * (is_col ? 1 : dims[1] * dims[2]) == 0;
         char buf[4 * YEE_NAME_LEN];
         const char *leaf;
-        hid_t g = parent_group(file, cols[c].path, buf, sizeof buf, &leaf);
-        hsize_t dims[1] = {(hsize_t)cols[c].n};
-        hid_t space = g < 0 ? -1 : H5Screate_simple(1, dims, NULL);
+        hid_t g = parent_group(file, dpath, buf, sizeof buf, &leaf);
+        hid_t space = g < 0 ? -1 : H5Screate_simple(is_col ? 1 : 3, dims, NULL);
         hid_t dset = space < 0 ? -1
                                : H5Dcreate2(g, leaf, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
                                             H5P_DEFAULT, H5P_DEFAULT);
         if (dset < 0 ||
-            (cols[c].n > 0 &&
-             H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, cols[c].data) < 0) ||
-            (cols[c].units && set_str_attr(dset, "units", cols[c].units) < 0))
-            failed = cols[c].path;
+            (!empty &&
+             H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) ||
+            (units && set_str_attr(dset, "units", units) < 0))
+            failed = dpath;
         if (dset >= 0)
             H5Dclose(dset);
         if (space >= 0)

@@ -135,6 +135,20 @@ int yee_h5_write_table(const char *path, const yee_h5_column *cols, int ncols,
                        const char *const *attr_names, const char *const *attr_values, int nattrs,
                        yee_err *err);
 
+/* One float64 array: the 3-D dataset `path` of shape (shape[2], shape[1], shape[0]), data x
+ * fastest, with the string attribute "units" when units is not NULL. */
+typedef struct yee_h5_array {
+    const char *path;
+    const double *data;
+    const char *units;
+    int64_t shape[3];
+} yee_h5_array;
+
+/* yee_h5_write_table with 3-D arrays besides the columns (`yee modes`' profiles). */
+int yee_h5_write_arrays(const char *path, const yee_h5_column *cols, int ncols,
+                        const yee_h5_array *arrays, int narrays, const char *const *attr_names,
+                        const char *const *attr_values, int nattrs, yee_err *err);
+
 /* Flush and close the file; rank 0 writes the XDMF sidecar. Frees h (also on failure). */
 int yee_h5_close(yee_h5 *h, yee_err *err);
 

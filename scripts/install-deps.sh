@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libhdf5-openmpi-dev \
-libconfig-dev libharminv-dev python3 python3-numpy python3-h5py python3-scipy \
+libconfig-dev libharminv-dev libarpack2-dev libsuitesparse-dev python3 python3-numpy python3-h5py python3-scipy \
 python3-matplotlib python3-pytest python3-vtk9 python3-meep mpb clang libclang-rt-14-dev g++ \
 libboost-context-dev groff-base debhelper dh-python \
 slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge"

@@ -75,8 +75,8 @@ def main():
     page += [".SH SEE ALSO",
              "The guides installed in share/doc/yee/docs: deck.md (the deck), output.md (the files),",
              "postproc.md (yee-plot-spectrum, yee-plot-snapshot, yee-plot-flux, yee-plot-bands,",
-             "yee-plot-farfield, yee-animate),",
-             "errors.md, sweeps.md, bands.md, cluster.md, checkpoint.md."]
+             "yee-plot-farfield, yee-plot-modes, yee-animate),",
+             "errors.md, sweeps.md, bands.md, modes.md, cluster.md, checkpoint.md."]
     with open(out_path, "w") as f:
         f.write("\n".join(page) + "\n")
 

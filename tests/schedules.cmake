@@ -8,6 +8,7 @@
 file(GLOB YEE_SCHEDULE_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg
      ${CMAKE_SOURCE_DIR}/validation/*/*.cfg)
 list(REMOVE_ITEM YEE_SCHEDULE_DECKS ${CMAKE_SOURCE_DIR}/inputs/sweep_slab.cfg) # a sweep
+list(FILTER YEE_SCHEDULE_DECKS EXCLUDE REGEX "/validation/modes/") # cross-sections for yee modes
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/schedules_deck.cfg)
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/mirror/mirror_eighth.cfg) # pmc and pec walls
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/twod/rod2d.cfg) # 2-D

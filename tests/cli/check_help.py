@@ -21,7 +21,7 @@ BOGUS = "--no-such-option"
 # a value each option's argument accepts, by the name its help gives the argument
 VALUES = {"N": "1", "S": "1", "R": "1", "G": "1", "C": "1", "PXxPYxPZ": "1x1x1", "N|NXxNYxNZ": "32",
           "THz": "1", "FS": "1", "E": "0.1", "Q": "10", "KEY=VALUE": "a=b", "NAME": "cpu",
-          "DEG": "0", "UM": "1", "PATH": "0,0"}
+          "DEG": "0", "UM": "1", "PATH": "0,0", "AXIS=UM": "x=0"}
 
 # (command, the arguments before the option, option, values it must refuse); the command line
 # ends with an unknown option, so a value wrongly accepted ends in that error, never in a run
@@ -55,6 +55,12 @@ BAD_NUMBERS = [
     ("farfield", ["r.h5", "--monitor", "box"], "--phi", ["0,400", "x", "0:90:", ""]),
     ("farfield", ["r.h5", "--monitor", "box"], "--r", ["0", "-1", "1m", "", "inf"]),
     ("farfield", ["r.h5", "--monitor", "box"], "--index", ["0", "-1.5", "nan", "n"]),
+    ("modes", ["deck.cfg", "--wavelength", "1"], "--plane", ["x", "x=", "w=1", "x=1um", "x=nan",
+                                                           "", "=1", "X=1"]),
+    ("modes", ["deck.cfg", "--plane", "x=0"], "--wavelength", ["0", "-1", "1.55um", "", "inf"]),
+    ("modes", ["deck.cfg", "--plane", "x=0"], "--frequency", ["0", "193THz", "nan", ""]),
+    ("modes", ["deck.cfg", "--plane", "x=0", "--wavelength", "1"], "--modes",
+     ["0", "101", "1.5", "2x", "", OVERFLOW]),
     ("export-vtk", ["r.h5"], "--frame", ["x", "", "1.5", OVERFLOW, "-" + OVERFLOW]),
     ("export-vtk", ["r.h5"], "--step", ["-1", "10s", "", OVERFLOW]),
     ("sweep", ["deck.cfg"], "--jobs", ["0", "2x", "", "-1", OVERFLOW]),

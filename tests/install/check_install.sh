@@ -33,7 +33,7 @@ comp=$(PATH="$p/bin:$PATH" bash -c ". '$p/share/bash-completion/completions/yee'
 [ "$comp" = "run|--out|grid.resolution=" ] || fail "bash completion gave '$comp'"
 # each plotting command names itself as typed, not as its script file (plot_spectrum.py):
 # in its usage line, in argparse's errors (exit 2) and in the errors of yee_h5.run_main
-for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-plot-bands yee-plot-farfield yee-animate; do
+for tool in yee-plot-spectrum yee-plot-snapshot yee-plot-flux yee-plot-bands yee-plot-farfield yee-plot-modes yee-animate; do
     out=$("$p/bin/$tool" --help) || fail "$tool --help exited $?"
     case "$out" in
         "usage: $tool "*) ;;

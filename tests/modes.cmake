@@ -1,0 +1,42 @@
+# yee modes (app/modes.c, solver/mode_solver.c): the physics is validation/modes (slab against
+# its dispersion relation, silicon strip against MPB); these check the command line, the 2-D
+# polarization filter and yee-plot-modes.
+set(YEE_MODES_DECK ${CMAKE_SOURCE_DIR}/validation/modes/slab.cfg)
+set(YEE_MODES_DIR ${CMAKE_CURRENT_BINARY_DIR}/modes_files)
+file(MAKE_DIRECTORY ${YEE_MODES_DIR})
+
+yee_add_test(NAME modes_plane_outside LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=2 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> modes ${YEE_MODES_DECK} --plane y=3 --wavelength 1
+  PASS_REGEX "yee modes: --plane y=3 lies outside the grid .y from -2 to 2 um.")
+yee_add_test(NAME modes_plane_2d_z LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=2 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> modes ${YEE_MODES_DECK} --plane z=0 --wavelength 1
+  PASS_REGEX "yee modes: a 2-D run has no z plane")
+yee_add_test(NAME modes_two_frequencies LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=2 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> modes ${YEE_MODES_DECK} --plane x=0 --wavelength 1 --frequency 300
+  PASS_REGEX "yee modes: give exactly one of --wavelength and --frequency")
+yee_add_test(NAME modes_deck_error LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> modes ${YEE_MODES_DECK} --plane x=0 --wavelength 1
+          --set grid.resolution=-5
+  PASS_REGEX "grid.resolution")
+
+# A TM run (Ez, Hx, Hy) keeps only its Ez modes: the slab's TE0 and TE1 (n 1.8439, 1.4634), not
+# the TM0 (1.7825) the other polarization has; --frequency 299.792458 THz is 1 um.
+yee_add_test(NAME modes_polarization_tm LABELS unit
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh ok ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> modes ${YEE_MODES_DECK} --plane x=0 --frequency 299.792458
+          --modes 2 --set "simulation.polarization=\"tm\"" --out ${YEE_MODES_DIR}/tm.h5
+  PASS_REGEX "mode 1: neff 1\\.8436[0-9]+ .*Ez-like[^\n]*\nmode 2: neff 1\\.463[0-9]+ .*Ez-like")
+set_tests_properties(modes_polarization_tm PROPERTIES FIXTURES_SETUP yee_modes_files)
+
+# yee-plot-modes draws the file to PNG, and refuses a mode the file does not hold by name
+yee_add_test(NAME modes_plot LABELS unit
+  COMMAND sh -c "rm -f '${YEE_MODES_DIR}/tm.png' && \
+'${YEE_PYTHON}' '${CMAKE_SOURCE_DIR}/postproc/plot_modes.py' '${YEE_MODES_DIR}/tm.h5' && \
+test -s '${YEE_MODES_DIR}/tm.png' && \
+! '${YEE_PYTHON}' '${CMAKE_SOURCE_DIR}/postproc/plot_modes.py' '${YEE_MODES_DIR}/tm.h5' --mode 3"
+  PASS_REGEX "plot_modes.py: error: --mode 3: the file holds modes 1 to 2")
+set_tests_properties(modes_plot PROPERTIES FIXTURES_REQUIRED yee_modes_files)
