@@ -256,26 +256,11 @@ int yee_modes_main(int argc, char **argv)
     /* the plane of the transverse E nodes nearest the position */
     req.lo[c.axis] = yee_nearest_node(&cfg, YEE_EX + (c.axis + 1) % 3, c.axis, c.position);
     req.count[c.axis] = 1;
-    /* a 2-D run with one polarization: only its modes (the other family is asked for too, as
-     * both come from one operator) */
-    const int keep_ez = cfg.two_d && cfg.pol2d == YEE_POL_TM,
-              keep_inplane = cfg.two_d && cfg.pol2d == YEE_POL_TE;
-    req.nmodes = keep_ez || keep_inplane ? 2 * c.nmodes + 2 : c.nmodes;
+    req.nmodes = c.nmodes; /* of the run's polarization in 2-D (solver/mode_solver.h) */
     if (yee_modes_solve(&cfg, &req, &set, &err) < 0) {
         fprintf(stderr, "yee modes: %s\n", err.msg);
         goto done;
     }
-    int kept = 0;
-    for (int i = 0; i < set.nmodes; i++) {
-        const int ez = set.modes[i].energy_e[2] >= 0.5;
-        if ((keep_ez && !ez) || (keep_inplane && ez) || kept == c.nmodes) {
-            for (int fc = 0; fc < 6; fc++)
-                free(set.modes[i].field[fc]);
-            continue;
-        }
-        set.modes[kept++] = set.modes[i];
-    }
-    set.nmodes = kept;
     char out[YEE_PATH_LEN + YEE_NAME_LEN + 16], csv[YEE_PATH_LEN + YEE_NAME_LEN + 16];
     snprintf(out, sizeof out, "%s", c.out ? c.out : "");
     snprintf(csv, sizeof csv, "%s", c.csv ? c.csv : "");

@@ -213,11 +213,12 @@ static const yee_deck_key schema[] = {
     {.path = "sources", .type = YEE_KT_LIST, .unit = "-", .def = "()",
      .doc = "List of sources, ( {...}, {...} ); may be empty (warning)."},
     {.path = "sources[].type", .type = YEE_KT_CHOICE, .unit = "-", .def = "required",
-     .flags = YEE_K_REQ, .choices = "dipole|volume|planewave|gaussian_beam",
+     .flags = YEE_K_REQ, .choices = "dipole|volume|planewave|gaussian_beam|eigenmode",
      .doc = "dipole: a point current moment; volume: a current density over a box, plane or "
             "line; planewave: a plane wave by total-field/scattered-field (TFSF) on a box; "
-            "gaussian_beam: a one-way paraxial Gaussian beam from a plane. See \"Sources\" "
-            "below."},
+            "gaussian_beam: a one-way paraxial Gaussian beam from a plane; eigenmode: one guided "
+            "mode of the structure's cross-section, launched one way from a plane (docs/modes.md). "
+            "See \"Sources\" below."},
     {.path = "sources[].name", .type = YEE_KT_STRING, .unit = "-", .def = "src<index>",
      .doc = "Name used in logs, [A-Za-z0-9_.-]+."},
     {.path = "sources[].component", .type = YEE_KT_STRING, .unit = "-", .def = "required",
@@ -225,9 +226,10 @@ static const yee_deck_key schema[] = {
      .doc = "Current component (case-insensitive): Ex, Ey or Ez for an electric current; a "
             "volume source also takes Hx, Hy or Hz (a magnetic current)."},
     {.path = "sources[].position", .type = YEE_KT_VEC3, .unit = "um", .def = "required",
-     .only = "type=dipole|gaussian_beam",
-     .doc = "dipole: its point; gaussian_beam: where the beam axis crosses the source plane. "
-            "Must lie inside the domain."},
+     .only = "type=dipole|gaussian_beam|eigenmode",
+     .doc = "dipole: its point; gaussian_beam: where the beam axis crosses the source plane; "
+            "eigenmode: a point of the source plane (the whole cross-section through it is "
+            "solved and lit). Must lie inside the domain."},
     {.path = "sources[].min", .type = YEE_KT_VEC3, .unit = "um", .def = "domain lower corner",
      .only = "type=volume|planewave",
      .doc = "Lower corner of the current box (volume) or of the total-field box (planewave); "
@@ -235,9 +237,9 @@ static const yee_deck_key schema[] = {
     {.path = "sources[].max", .type = YEE_KT_VEC3, .unit = "um", .def = "domain upper corner",
      .only = "type=volume|planewave", .doc = "Upper corner; each max >= min."},
     {.path = "sources[].direction", .type = YEE_KT_VEC3, .unit = "-", .def = "required",
-     .only = "type=planewave|gaussian_beam",
-     .doc = "Propagation direction (normalized by yee); a gaussian_beam's must be +-x, +-y or "
-            "+-z."},
+     .only = "type=planewave|gaussian_beam|eigenmode",
+     .doc = "Propagation direction (normalized by yee); a gaussian_beam's and an eigenmode's "
+            "must be +-x, +-y or +-z."},
     {.path = "sources[].polarization", .type = YEE_KT_VEC3, .unit = "-", .def = "required",
      .only = "type=planewave|gaussian_beam",
      .doc = "Direction of E; its part along direction is removed, then it is normalized."},
@@ -247,6 +249,11 @@ static const yee_deck_key schema[] = {
     {.path = "sources[].focus", .type = YEE_KT_FLOAT, .unit = "um", .def = "0", .dval = 0,
      .only = "type=gaussian_beam",
      .doc = "Distance from the source plane to the focus along direction (negative: behind)."},
+    {.path = "sources[].mode", .type = YEE_KT_INT, .unit = "-", .def = "1", .dval = 1,
+     .flags = YEE_R_GE | YEE_R_LE, .lo = 1, .hi = 50, .only = "type=eigenmode",
+     .doc = "Which mode of the source plane at the carrier frequency, counted from the highest "
+            "effective index (yee modes lists them; in a 2-D run with one polarization, among "
+            "that polarization's modes)."},
     {.path = "sources[].profile", .type = YEE_KT_CHOICE, .unit = "-", .def = "gaussian",
      .choices = "gaussian|cw|ricker|table",
      .doc = "Time profile: gaussian pulse, cw (continuous wave with a smooth turn-on), ricker "
@@ -277,7 +284,8 @@ static const yee_deck_key schema[] = {
      .hi = YEE_SOURCE_PEAK_MAX,
      .doc = "Scale of the profile: dipole current moment I*l; volume current density (per "
             "area on a plane, per length on a line); planewave and gaussian_beam incident E "
-            "(the beam's on axis at the focus). Normalized units; fields are 32-bit floats, "
+            "(the beam's on axis at the focus); eigenmode: the square root of the mode's power "
+            "(the profile of yee modes, unit power, times it). Normalized units; fields are 32-bit floats, "
             "which end at 3.4e38."},
 
     {.path = "monitors", .type = YEE_KT_LIST, .unit = "-", .def = "()",

@@ -130,9 +130,10 @@ static int load_profile(yee_rd *c, const yee_rd_scope *sc, yee_config *cfg, yee_
 int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                           const yee_deck_grid *g)
 {
-    static const char *const kind_names[] = {"dipole", "volume", "planewave", "gaussian_beam"};
+    static const char *const kind_names[] = {"dipole", "volume", "planewave", "gaussian_beam",
+                                             "eigenmode"};
     static const yee_source_kind kinds[] = {YEE_SRC_DIPOLE, YEE_SRC_VOLUME, YEE_SRC_PLANEWAVE,
-                                            YEE_SRC_GAUSSIAN_BEAM};
+                                            YEE_SRC_GAUSSIAN_BEAM, YEE_SRC_EIGENMODE};
     const config_setting_t *list;
     int rc = yee_rd_list(c, root, "sources", &list);
     int n = list ? config_setting_length(list) : 0;
@@ -182,7 +183,8 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                     src->component = (yee_component)cc;
             }
         }
-        if (src->kind == YEE_SRC_DIPOLE || src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+        const int one_face = src->kind == YEE_SRC_GAUSSIAN_BEAM || src->kind == YEE_SRC_EIGENMODE;
+        if (src->kind == YEE_SRC_DIPOLE || one_face) {
             snprintf(key, sizeof key, "%s.position", sc.key);
             int rp = yee_rd_vec3(c, &sc, "position", src->position);
             w = config_setting_get_member(sc.s, "position");
@@ -194,18 +196,19 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         }
         if (src->kind == YEE_SRC_VOLUME || src->kind == YEE_SRC_PLANEWAVE)
             yee_deck_box(c, &sc, g, src->box_min, src->box_max);
-        if ((src->kind == YEE_SRC_PLANEWAVE || src->kind == YEE_SRC_GAUSSIAN_BEAM) &&
-            cfg->complex_fields) {
+        if ((src->kind == YEE_SRC_PLANEWAVE || one_face) && cfg->complex_fields) {
             snprintf(key, sizeof key, "%s.type", sc.key);
             yee_rd_error(c, config_setting_get_member(sc.s, "type"), key,
                          "a %s has a real incident field without the Bloch phase of "
                          "boundary.bloch: launch the wave with a volume sheet source, which "
                          "carries it (docs/deck.md \"Bloch-periodic cells\")",
-                         src->kind == YEE_SRC_PLANEWAVE ? "planewave" : "gaussian_beam");
+                         kind_names[idx]);
         }
-        if (src->kind == YEE_SRC_PLANEWAVE || src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+        if (src->kind == YEE_SRC_PLANEWAVE || one_face) {
             int okd = get_unit(c, &sc, "direction", src->direction);
-            int okp = get_unit(c, &sc, "polarization", src->polarization);
+            int okp = src->kind == YEE_SRC_EIGENMODE
+                          ? 0 /* the mode's profile gives E */
+                          : get_unit(c, &sc, "polarization", src->polarization);
             if (okd && okp) {
                 double dot = 0;
                 for (int a = 0; a < 3; a++)
@@ -223,7 +226,7 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                     for (int a = 0; a < 3; a++)
                         src->polarization[a] /= sqrt(len);
             }
-            if (okd && src->kind == YEE_SRC_GAUSSIAN_BEAM) {
+            if (okd && one_face) {
                 int axis = -1;
                 for (int a = 0; a < 3; a++)
                     if (fabs(fabs(src->direction[a]) - 1.0) < 1e-12)
@@ -231,8 +234,13 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                 snprintf(key, sizeof key, "%s.direction", sc.key);
                 w = config_setting_get_member(sc.s, "direction");
                 if (axis < 0)
-                    yee_rd_error(c, w, key,
-                                 "a Gaussian beam travels along +-x, +-y or +-z (got %s)",
+                    yee_rd_error(c, w, key, "a%s travels along +-x, +-y or +-z (got %s)",
+                                 src->kind == YEE_SRC_EIGENMODE ? "n eigenmode source"
+                                                                 : " Gaussian beam",
+                                 yee_rd_got(w, got, sizeof got));
+                else if (src->kind == YEE_SRC_EIGENMODE && cfg->two_d && axis == 2)
+                    yee_rd_error(c, w, key, "a 2-D run has no z direction: an eigenmode source "
+                                 "travels along +-x or +-y (got %s)",
                                  yee_rd_got(w, got, sizeof got));
                 else if (g->ok) {
                     /* the one-face TFSF box: from the source plane on, the whole domain across */
@@ -245,6 +253,17 @@ int yee_deck_load_sources(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                     else
                         src->box_max[axis] = src->position[axis];
                 }
+            }
+        }
+        if (src->kind == YEE_SRC_EIGENMODE) {
+            long mode = 1;
+            yee_rd_long(c, &sc, "mode", &mode);
+            src->mode = (int)mode;
+            if (src->profile.kind == YEE_PROFILE_TABLE || src->profile.kind == YEE_PROFILE_RICKER) {
+                snprintf(key, sizeof key, "%s.profile", sc.key);
+                yee_rd_error(c, config_setting_get_member(sc.s, "profile"), key,
+                             "an eigenmode source needs a carrier, the frequency its mode is "
+                             "solved at: profile gaussian or cw");
             }
         }
         if (src->kind == YEE_SRC_GAUSSIAN_BEAM) {

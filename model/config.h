@@ -58,7 +58,8 @@ typedef enum yee_source_kind {
     YEE_SRC_DIPOLE = 0,     /* point current moment I*l on one E component */
     YEE_SRC_VOLUME,         /* uniform current density over a box (a plane or line: a sheet) */
     YEE_SRC_PLANEWAVE,      /* total-field/scattered-field plane wave (solver/tfsf.h) */
-    YEE_SRC_GAUSSIAN_BEAM   /* one-sided TFSF sheet with a paraxial Gaussian-beam profile */
+    YEE_SRC_GAUSSIAN_BEAM,  /* one-sided TFSF sheet with a paraxial Gaussian-beam profile */
+    YEE_SRC_EIGENMODE       /* one-sided TFSF sheet with a guided mode's profile (yee modes) */
 } yee_source_kind;
 
 /* A source (docs/deck.md "Sources"). Which fields apply depends on kind. */
@@ -67,13 +68,15 @@ typedef struct yee_source_cfg {
     char name[YEE_NAME_LEN];
     yee_source_kind kind;
     yee_component component; /* dipole, volume: E (J) or H (magnetic current M) component */
-    double position[3];     /* dipole: point; gaussian_beam: beam axis on the source plane, um */
+    double position[3];     /* dipole: point; gaussian_beam: beam axis on the source plane;
+                             * eigenmode: a point of the source plane, um */
     double box_min[3];      /* volume: current box; planewave: total-field box (may exceed */
     double box_max[3];      /*   the domain: faces outside it are dropped), um */
-    double direction[3];    /* planewave, gaussian_beam: unit propagation vector */
+    double direction[3];    /* planewave, gaussian_beam, eigenmode: unit propagation vector */
     double polarization[3]; /* planewave, gaussian_beam: unit E vector, normal to direction */
     double waist;           /* gaussian_beam: 1/e field radius w0 at the focus, um */
     double focus;           /* gaussian_beam: distance from the source plane to the focus, um */
+    int mode;               /* eigenmode: which mode of the plane, 1 = highest effective index */
     yee_profile profile;
 } yee_source_cfg;
 

@@ -462,7 +462,12 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
                       status);
         goto done;
     }
-    const int nev = req->nmodes < n - 2 ? req->nmodes : (int)n - 2;
+    /* A 2-D run with one polarization keeps that polarization's modes only; both families come
+     * from one operator, so ask for enough of both. */
+    const int keep_ez = cfg->two_d && cfg->pol2d == YEE_POL_TM;
+    const int keep_inplane = cfg->two_d && cfg->pol2d == YEE_POL_TE;
+    const int asked = keep_ez || keep_inplane ? 2 * req->nmodes + 2 : req->nmodes;
+    const int nev = asked < n - 2 ? asked : (int)n - 2;
     dr = (double *)calloc((size_t)nev + 1, sizeof(double));
     di = (double *)calloc((size_t)nev + 1, sizeof(double));
     z = (double *)calloc((size_t)n * (nev + 1), sizeof(double));
@@ -490,6 +495,17 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
         out->nmodes++;
     }
     qsort(out->modes, (size_t)out->nmodes, sizeof(yee_mode), by_neff);
+    int kept = 0;
+    for (int i = 0; i < out->nmodes; i++) {
+        const int ez = out->modes[i].energy_e[2] >= 0.5;
+        if ((keep_ez && !ez) || (keep_inplane && ez) || kept == req->nmodes) {
+            for (int f = 0; f < 6; f++)
+                free(out->modes[i].field[f]);
+            continue;
+        }
+        out->modes[kept++] = out->modes[i];
+    }
+    out->nmodes = kept;
 done:
     if (numeric)
         umfpack_di_free_numeric(&numeric);

@@ -44,7 +44,8 @@ typedef struct yee_mode_request {
     int lo[3], count[3]; /* window, global cells; lo[axis] is the plane (the E_u, E_v nodes),
                           * count[axis] = 1 */
     double freq;         /* c/um */
-    int nmodes;          /* how many modes, highest effective index first */
+    int nmodes;          /* how many modes, highest effective index first; in a 2-D run with
+                          * one polarization (cfg->pol2d), how many of its modes */
 } yee_mode_request;
 
 /* One mode, normalized to unit power through the plane: 1/2 Int (E_u h_v - E_v h_u) dA = 1 (in
@@ -71,7 +72,7 @@ typedef struct yee_mode_set {
                           * guided (decays before the walls) */
 } yee_mode_set;
 
-/* Solve the modes of req on cfg's structure. Errors: YEE_ERR_INVALID for a window outside the
+/* Solve the modes of req on cfg's structure. Errors: YEE_ERR_USAGE for a window outside the
  * grid or a non-positive frequency; YEE_ERR_NOMEM; YEE_ERR_NUMERIC when the LU or ARPACK fails
  * (its info code in the message). */
 int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode_set *out,

@@ -3,9 +3,12 @@
 #include "solver/tfsf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/components.h"
+#include "solver/mode_solver.h"
 #include "solver/structure.h"
 #include "solver/waveform.h"
 
@@ -158,6 +161,8 @@ typedef struct builder {
     double xi0;          /* 1-D coordinate of e[0] */
     int beam;            /* Gaussian beam weights instead of 1 */
     double beam_w, beam_R, beam_amp, beam_k; /* w(z), R(z), w0/w(z), n k0 at the source plane */
+    const yee_mode *mode; /* eigenmode: the profile on the whole source plane (global nodes) */
+    double mode_hsign;    /* +1 forward along the axis, -1 backward (h_t changes sign) */
     int cap_h, cap_e;
 } builder;
 
@@ -189,6 +194,28 @@ static void beam_weight(const builder *b, const double p[3], int axis, double *a
     *amp = b->beam_amp * exp(-rho2 / (b->beam_w * b->beam_w));
     /* phase of exp(i k rho^2 / 2R) for fields ~ exp(-i w t): sin(w t + phase) lags by it */
     *phase = isfinite(b->beam_R) ? -b->beam_k * rho2 / (2.0 * b->beam_R) : 0.0;
+}
+
+/* Index of the global node g (its coordinate along the normal p ignored) in the arrays of a
+ * mode solved on the whole plane (solver/mode_solver.h: count = n, count[p] = 1). */
+static long mode_index(const yee_config *cfg, int p, const int g[3])
+{
+    int w[3], count[3];
+    for (int a = 0; a < 3; a++) {
+        w[a] = a == p ? 0 : g[a];
+        count[a] = a == p ? 1 : cfg->n[a];
+    }
+    return w[0] + (long)count[0] * (w[1] + (long)count[1] * w[2]);
+}
+
+/* 0 for a component a 2-D run of one polarization does not have (model/components.h): a mode's
+ * profile holds rounding-level values there, which have no field to go to. */
+static int run_has(const yee_config *cfg, int comp)
+{
+    if (!cfg->two_d || cfg->pol2d == YEE_POL_BOTH)
+        return 1;
+    const int tm = comp == YEE_EZ || comp == YEE_HX || comp == YEE_HY;
+    return cfg->pol2d == YEE_POL_TM ? tm : !tm;
 }
 
 /* The corrections of the face normal to p on side `side` (0 low, 1 high). */
@@ -238,8 +265,11 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                 int mine = 1;
                 for (int a = 0; a < 3; a++)
                     mine &= el[a] >= 0 && el[a] < b->n_local[a];
-                const double hin = b->hdir[hc - 3] * b->hscale;
-                if (mine && hin != 0.0) {
+                const double hin = b->mode ? b->mode_hsign *
+                                                 b->mode->field[hc][mode_index(cfg, p, gh)] *
+                                                 b->hscale
+                                           : b->hdir[hc - 3] * b->hscale;
+                if (mine && hin != 0.0 && run_has(cfg, ec)) {
                     const double c0 = jsign[pair] * hin / cfg->dx[p];
                     term tm = {ec, el[0], el[1], el[2], c0 * ce, c0 * se,
                                (xih - b->xi0) / b->t->d - 0.5};
@@ -252,8 +282,9 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                 mine = 1;
                 for (int a = 0; a < 3; a++)
                     mine &= hl[a] >= 0 && hl[a] < b->n_local[a];
-                const double ein = b->pol[ec];
-                if (mine && ein != 0.0) {
+                const double ein =
+                    b->mode ? b->mode->field[ec][mode_index(cfg, p, ge)] : b->pol[ec];
+                if (mine && ein != 0.0 && run_has(cfg, hc)) {
                     const double c0 = msign[pair] * ein / cfg->dx[p];
                     term tm = {hc, hl[0], hl[1], hl[2], c0 * ce, c0 * se,
                                (xie - b->xi0) / b->t->d};
@@ -276,11 +307,54 @@ static double background_eps(const yee_config *cfg)
     return m->eps[0];
 }
 
+/* The mode of an eigenmode source on the E node plane P normal to axis, over the whole plane.
+ * It is solved at the grid's numerical frequency sin(pi f dt) / (pi dt): with that k0 and the
+ * solver's beta taken as the difference quotient (2/dx) sin(beta_d dx/2) along the axis, the
+ * profile is an exact mode of the time-stepped 3-D grid, travelling with wavenumber beta_d.
+ * The 1-D incident grid with eps1 = (beta / k0)^2 then travels with that same beta_d, so the
+ * wave launched at the carrier leaves nothing behind the plane but float rounding. Off the
+ * carrier the mode's dispersion (its profile and ng != neff) is not followed: what leaks
+ * backwards grows with the bandwidth (docs/modes.md). Every rank solves the same plane. */
+static int solve_mode(const yee_config *cfg, const yee_source_cfg *sc, int axis, int P,
+                      yee_mode_set *modes, yee_err *err)
+{
+    yee_mode_request req;
+    memset(&req, 0, sizeof req);
+    req.axis = axis;
+    for (int a = 0; a < 3; a++)
+        req.count[a] = cfg->n[a];
+    req.lo[axis] = P;
+    req.count[axis] = 1;
+    const double f = sc->profile.frequency;
+    req.freq = sin(M_PI * f * cfg->dt) / (M_PI * cfg->dt);
+    req.nmodes = sc->mode;
+    int rc = yee_modes_solve(cfg, &req, modes, err);
+    if (rc < 0) {
+        char why[YEE_ERR_MSG_LEN];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return yee_fail(err, rc, "%s:%d: source '%s': %s", cfg->deck_path, sc->line, sc->name, why);
+    }
+    /* only guided modes: a mode of the window's walls is almost always a mistake */
+    int guided = 0;
+    while (guided < modes->nmodes &&
+           modes->modes[guided].neff * modes->modes[guided].neff > modes->eps_min_edge)
+        guided++;
+    if (guided < sc->mode) {
+        yee_mode_set_free(modes);
+        return yee_fail(err, YEE_ERR_DECK,
+                        "%s:%d: source '%s': mode %d asked, but the source plane guides %d "
+                        "mode%s at %.4g THz (yee modes lists them)", cfg->deck_path, sc->line,
+                        sc->name, sc->mode, guided, guided == 1 ? "" : "s", f * YEE_C_UM_THZ);
+    }
+    return YEE_OK;
+}
+
 int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n_local[3],
                     const int offset[3], yee_tfsf **out, yee_err *err)
 {
     *out = NULL;
-    const double eps = background_eps(cfg);
+    const int eigen = sc->kind == YEE_SRC_EIGENMODE;
+    const double eps = eigen ? 1.0 : background_eps(cfg); /* a mode needs no background */
     if (eps <= 0.0)
         return yee_fail(err, YEE_ERR_DECK,
                         "%s:%d: source '%s': a plane wave or beam needs a lossless isotropic "
@@ -368,18 +442,33 @@ int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n
     t->d = cfg->dx[amax];
     t->eps1 = eps;
     const double f0 = sc->profile.frequency;
-    if (fabs(b.u[amax]) < 1.0 - 1e-12 && f0 > 0) {
+    yee_mode_set modes;
+    memset(&modes, 0, sizeof modes);
+    double mode_ng = 0.0;
+    if (eigen) {
+        const int side = b.u[amax] > 0 ? 0 : 1;
+        if ((rc = solve_mode(cfg, sc, amax, bx.plane[amax][side], &modes, err)) < 0) {
+            yee_tfsf_destroy(t);
+            return rc;
+        }
+        const yee_mode *m = &modes.modes[sc->mode - 1];
+        b.mode = m;
+        b.mode_hsign = side == 0 ? 1.0 : -1.0;
+        t->eps1 = m->neff * m->neff; /* the 1-D grid's wavenumber is the mode's (solve_mode) */
+        mode_ng = m->ng;
+    } else if (fabs(b.u[amax]) < 1.0 - 1e-12 && f0 > 0) {
         const double w = 2 * M_PI * f0;
         const double k = k_numerical(b.u, cfg->dx, t->dt, eps, w);
         t->eps1 = pow(sin(0.5 * k * t->d) / t->d, 2) / pow(sin(0.5 * w * t->dt) / t->dt, 2);
     }
-    b.hscale = sqrt(eps); /* |H| = n |E| in normalized units; the 1-D H carries sqrt(eps1) */
-    b.hscale /= sqrt(t->eps1);
+    b.hscale = eigen ? 1.0 : sqrt(eps); /* |H| = n |E|; the mode's own h holds its ratio */
+    b.hscale /= sqrt(t->eps1);          /* the 1-D H carries sqrt(eps1) */
     b.xi0 = -PAD_CELLS * t->d;
     t->lead = PAD_CELLS * t->d * sqrt(t->eps1);
     t->m = (int)ceil((xi_max - b.xi0) / t->d) + 2 * PAD_CELLS + ABS_CELLS;
     t->nlines = sc->kind == YEE_SRC_GAUSSIAN_BEAM ? 2 : 1;
-    t->end_time = yee_profile_end(&sc->profile) + (xi_max + 2 * PAD_CELLS * t->d) * sqrt(eps);
+    t->end_time = yee_profile_end(&sc->profile) +
+                  (xi_max + 2 * PAD_CELLS * t->d) * (eigen ? mode_ng : sqrt(eps));
     if (sc->kind == YEE_SRC_GAUSSIAN_BEAM) {
         const double n = sqrt(eps);
         const double zr = M_PI * sc->waist * sc->waist * n * f0; /* Rayleigh range */
@@ -399,6 +488,7 @@ int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n
         for (int side = 0; side < 2 && rc == YEE_OK; side++)
             if (bx.face[a][side] && !build_face(&b, &bx, a, side))
                 rc = YEE_FAIL(err, YEE_ERR_NOMEM, "TFSF corrections");
+    yee_mode_set_free(&modes);
     if (rc != YEE_OK) {
         yee_tfsf_destroy(t);
         return rc;

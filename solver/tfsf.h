@@ -13,7 +13,11 @@
  * A face the box reaches beyond the domain is dropped: the total field then extends to the
  * boundary (a periodic axis, or the PML). With only one face left this is a one-way planar
  * source (the usual way to light a periodic cell); a Gaussian beam is that one face with the
- * transverse profile of a paraxial beam (Siegman, "Lasers", eq. 17.9) as a complex weight.
+ * transverse profile of a paraxial beam (Siegman, "Lasers", eq. 17.9) as a complex weight,
+ * and an eigenmode source is that one face with a guided mode's E and H profiles
+ * (solver/mode_solver.h, solved on the face's plane at the carrier) as weights and the 1-D
+ * grid's permittivity set to the mode's neff^2, so the 1-D wave travels with the mode's own
+ * wavenumber on the grid.
  *
  * Numerical dispersion of the 1-D grid is matched to the 3-D grid's along the direction at the
  * carrier frequency (the 1-D permittivity is adjusted; exact at every frequency when the
@@ -31,9 +35,10 @@
 
 typedef struct yee_tfsf yee_tfsf;
 
-/* Builds the source sc (YEE_SRC_PLANEWAVE or YEE_SRC_GAUSSIAN_BEAM) for the subdomain of
- * n_local cells starting at global cell offset. Fails with YEE_ERR_DECK (file:line) when a
- * face lies in the PML or the background is not a lossless isotropic dielectric at a face. */
+/* Builds the source sc (YEE_SRC_PLANEWAVE, YEE_SRC_GAUSSIAN_BEAM or YEE_SRC_EIGENMODE) for the
+ * subdomain of n_local cells starting at global cell offset. Fails with YEE_ERR_DECK (file:line)
+ * when a face lies in the PML, the background is not a lossless isotropic dielectric at a face
+ * (plane waves, beams), or the source plane guides fewer modes than sc->mode. */
 int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n_local[3],
                     const int offset[3], yee_tfsf **out, yee_err *err);
 

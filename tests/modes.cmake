@@ -40,3 +40,24 @@ test -s '${YEE_MODES_DIR}/tm.png' && \
 ! '${YEE_PYTHON}' '${CMAKE_SOURCE_DIR}/postproc/plot_modes.py' '${YEE_MODES_DIR}/tm.h5' --mode 3"
   PASS_REGEX "plot_modes.py: error: --mode 3: the file holds modes 1 to 2")
 set_tests_properties(modes_plot PROPERTIES FIXTURES_REQUIRED yee_modes_files)
+
+# Eigenmode sources (the physics: validation/eigenmode): the deck's refusals, and a mode number
+# the source plane does not guide (the slab's TM run has TE0 and TE1), named with the count.
+set(YEE_EIGEN_DECK ${CMAKE_SOURCE_DIR}/validation/eigenmode/slab2d.cfg)
+yee_add_test(NAME eigenmode_error_z_in_2d LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "sources[0].direction=[0.0, 0.0, 1.0]"
+  PASS_REGEX "sources\\[0\\].direction: a 2-D run has no z direction: an eigenmode source travels along")
+yee_add_test(NAME eigenmode_error_oblique LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "sources[0].direction=[1.0, 1.0, 0.0]"
+  PASS_REGEX "an eigenmode source travels along \\+-x, \\+-y or \\+-z")
+yee_add_test(NAME eigenmode_error_ricker LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "sources[0].profile=\"ricker\""
+  PASS_REGEX "an eigenmode source needs a carrier")
+yee_add_test(NAME eigenmode_error_no_such_mode LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> run ${YEE_EIGEN_DECK} --set "sources[0].mode=9"
+          --set simulation.time=30 --out ${YEE_MODES_DIR}/nomode
+  PASS_REGEX "slab2d.cfg:[0-9]+: source 'src0': mode 9 asked, but the source plane guides 2 modes at 299.8 THz")
