@@ -127,14 +127,44 @@ static void load_spectrum(yee_rd *c, const yee_rd_scope *sc, yee_config *cfg, ye
         yee_rd_error(c, sc->s, sc->key, "a flux monitor is a plane (one flat axis) or a closed box "
                                         "(none); this one is flat on %d axes%s", flat,
                      cfg->two_d ? " (a 2-D run: x and y)" : "");
+    if (m->nmodes == 0)
+        return;
+    long nmodes = 1;
+    yee_rd_long(c, sc, "modes", &nmodes);
+    m->nmodes = (int)nmodes;
+    yee_rd_name(c, sc, "incident", m->incident, sizeof m->incident, &w);
+    if (flat == 0)
+        yee_rd_error(c, sc->s, sc->key, "a mode monitor is a plane (min = max on the axis the "
+                                        "modes travel along), not a box");
+}
+
+/* Each mode monitor's `incident` names a mode monitor of the deck (itself included). */
+static void check_incident(yee_rd *c, const config_setting_t *list, yee_config *cfg)
+{
+    for (int i = 0; i < cfg->nmonitors; i++) {
+        const yee_monitor_cfg *m = &cfg->monitors[i];
+        if (!m->incident[0])
+            continue;
+        int found = 0;
+        for (int j = 0; j < cfg->nmonitors && !found; j++)
+            found = cfg->monitors[j].nmodes > 0 && strcmp(cfg->monitors[j].name, m->incident) == 0;
+        if (found)
+            continue;
+        const config_setting_t *s = config_setting_get_elem(list, (unsigned)i);
+        const config_setting_t *w = s ? config_setting_get_member(s, "incident") : NULL;
+        char key[64];
+        snprintf(key, sizeof key, "monitors[%d].incident", i);
+        yee_rd_error(c, w ? w : s, key, "no mode monitor is named \"%s\"", m->incident);
+    }
 }
 
 int yee_deck_load_monitors(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
                            const yee_deck_grid *g)
 {
-    static const char *const kind_names[] = {"probe", "snapshot", "flux", "dft"};
+    static const char *const kind_names[] = {"probe", "snapshot", "flux", "dft", "mode"};
+    /* a mode monitor is a flux plane that also projects its fields on the plane's modes */
     static const yee_monitor_kind kinds[] = {YEE_MON_PROBE, YEE_MON_SNAPSHOT, YEE_MON_FLUX,
-                                             YEE_MON_DFT};
+                                             YEE_MON_DFT, YEE_MON_FLUX};
     const config_setting_t *list;
     yee_rd_list(c, root, "monitors", &list);
     int n = list ? config_setting_length(list) : 0;
@@ -158,6 +188,7 @@ int yee_deck_load_monitors(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         int kind = -1;
         int rkind = yee_rd_choice(c, &sc, "type", &kind, &w);
         m->kind = kinds[kind < 0 ? 0 : kind];
+        m->nmodes = kind == 4 ? 1 : 0;
         yee_rd_check_only(c, &sc, "type", rkind > 0 ? kind_names[kind] : NULL);
         if (yee_rd_name(c, &sc, "name", m->name, sizeof m->name, &w) > 0) {
             name_at[i] = w;
@@ -213,5 +244,6 @@ int yee_deck_load_monitors(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
         }
     }
     free(name_at);
+    check_incident(c, list, cfg);
     return 0;
 }

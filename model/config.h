@@ -105,6 +105,10 @@ typedef struct yee_monitor_cfg {
     char reference_monitor[YEE_NAME_LEN]; /* flux: its monitor name (default: this name) */
     int subtract_reference; /* flux: subtract the reference's DFT fields before the flux */
     int save_fields;        /* flux: write the faces' DFT fields (for a later subtraction) */
+    int nmodes;             /* deck type "mode": a flux plane whose DFT fields are also projected
+                             * on this many guided modes of the plane (solver/dft.h); 0: none */
+    char incident[YEE_NAME_LEN]; /* mode: the mode monitor whose forward mode-1 amplitude the
+                             * S-parameters are divided by ("" = none) */
 } yee_monitor_cfg;
 
 /* Dispersive susceptibility terms added to a material's epsilon (docs/deck.md "Materials"), in

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "io/h5read.h"
+#include "solver/mode_monitor.h"
 #include "solver/structure.h"
 
 /* One summed component over a box of nodes: global placement and this rank's part. */
@@ -38,6 +39,7 @@ typedef struct monitor {
     face faces[6];
     int nregions;           /* dft: one per component */
     region regs[YEE_NCOMP];
+    double *alpha, *neff;   /* mode monitors: solver/mode_monitor.h's layout, after the run */
 } monitor;
 
 struct yee_dft_set {
@@ -437,6 +439,129 @@ static int write_weights(yee_h5 *h5, const yee_dft_set *d, const region *r, cons
 
 /* The flux spectrum of monitor m on this rank, reference fields subtracted when asked; writes
  * the face fields when save_fields. Collective (the writes). */
+/* A mode monitor's coefficients from its plane's fetched DFT buffers (E_q, H_r, E_r, H_q):
+ * collective (every rank calls it, with or without nodes). */
+static int mode_coefficients(yee_dft_set *d, monitor *m, const face *f, double *const buf[4],
+                             yee_err *err)
+{
+    const int nm = m->cfg->nmodes, nf = m->nfreq;
+    m->alpha = (double *)malloc(4 * (size_t)nm * nf * sizeof(double));
+    m->neff = (double *)malloc((size_t)nm * nf * sizeof(double));
+    int *node[2] = {NULL, NULL};
+    yee_plane_pair pair[2];
+    memset(pair, 0, sizeof pair);
+    int ok = m->alpha && m->neff;
+    for (int p = 0; p < 2 && ok; p++) {
+        const region *g = &f->reg[2 * p];
+        if (!buf[2 * p] || !buf[2 * p + 1] || g->nodes == 0)
+            continue;
+        ok = (node[p] = (int *)malloc(3 * (size_t)g->nodes * sizeof(int))) != NULL;
+        int64_t n = 0;
+        for (int k = 0; ok && k < g->count[2]; k++)
+            for (int j = 0; j < g->count[1]; j++)
+                for (int i = 0; i < g->count[0]; i++, n++) {
+                    node[p][3 * n] = g->glo[0] + g->start[0] + i;
+                    node[p][3 * n + 1] = g->glo[1] + g->start[1] + j;
+                    node[p][3 * n + 2] = g->glo[2] + g->start[2] + k;
+                }
+        pair[p] = (yee_plane_pair){g->nodes, node[p], g->weight, buf[2 * p], buf[2 * p + 1]};
+    }
+    int rc = ok ? yee_mode_coefficients(d->cfg, m->cfg, f->axis, f->reg[0].glo[f->axis], nf,
+                                        m->freq, pair, MPI_COMM_WORLD, m->alpha, m->neff, err)
+                : YEE_FAIL(err, YEE_ERR_NOMEM, "mode monitor '%s'", m->cfg->name);
+    free(node[0]);
+    free(node[1]);
+    return rc;
+}
+
+/* /modes/<name>/mode<k>/...: the coefficients, the power each way and, with `incident`, the
+ * S-parameters (the incident monitor's forward mode-1 amplitude divides them); collective.
+ * Rank 0 also writes <dir>/<run>_<name>_modes.csv. */
+static int write_modes(yee_dft_set *d, const monitor *m, yee_h5 *h5, int rank, yee_err *err)
+{
+    const yee_monitor_cfg *mc = m->cfg;
+    const int nm = mc->nmodes, nf = m->nfreq;
+    const monitor *inc = NULL;
+    for (int i = 0; i < d->nmon && mc->incident[0]; i++)
+        if (d->mon[i].alpha && strcmp(d->mon[i].cfg->name, mc->incident) == 0)
+            inc = &d->mon[i];
+    enum { NEFF, AFR, AFI, ABR, ABI, PF, PB, SFR, SFI, SBR, SBI, NQ };
+    static const char *const names[NQ] = {"neff", "alpha_fwd_re", "alpha_fwd_im", "alpha_bwd_re",
+                                          "alpha_bwd_im", "power_fwd", "power_bwd", "s_fwd_re",
+                                          "s_fwd_im", "s_bwd_re", "s_bwd_im"};
+    static const char *const notes[NQ] = {
+        "effective index at each frequency", "forward (+axis) amplitude: unit = unit power",
+        NULL, "backward (-axis) amplitude", NULL, "2 |alpha_fwd|^2: power in the flux's units",
+        "2 |alpha_bwd|^2", "alpha_fwd / the incident monitor's forward mode-1 alpha", NULL,
+        "alpha_bwd / the incident monitor's forward mode-1 alpha", NULL};
+    const int nq = inc ? NQ : SFR;
+    double *v = (double *)malloc((size_t)NQ * nm * nf * sizeof(double));
+    if (!v)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "mode monitor '%s'", mc->name);
+    for (int k = 0; k < nm; k++)
+        for (int q = 0; q < nf; q++) {
+            const double *a = m->alpha + 4 * ((size_t)k * nf + q);
+            double *x = v + (size_t)(k * nf + q) * NQ;
+            x[NEFF] = m->neff[k * nf + q];
+            x[AFR] = a[0], x[AFI] = a[1], x[ABR] = a[2], x[ABI] = a[3];
+            x[PF] = 2 * (a[0] * a[0] + a[1] * a[1]);
+            x[PB] = 2 * (a[2] * a[2] + a[3] * a[3]);
+            if (inc) {
+                const double *b = inc->alpha + 4 * (size_t)q; /* mode 1, forward */
+                const double bb = b[0] * b[0] + b[1] * b[1];
+                /* a / b = a conj(b) / |b|^2 */
+                x[SFR] = (a[0] * b[0] + a[1] * b[1]) / bb, x[SFI] = (a[1] * b[0] - a[0] * b[1]) / bb;
+                x[SBR] = (a[2] * b[0] + a[3] * b[1]) / bb, x[SBI] = (a[3] * b[0] - a[2] * b[1]) / bb;
+            }
+        }
+    int rc = YEE_OK;
+    double *col = (double *)malloc((size_t)nf * sizeof(double));
+    if (!col)
+        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "mode monitor '%s'", mc->name);
+    char path[4 * YEE_NAME_LEN];
+    snprintf(path, sizeof path, "/modes/%s/frequency", mc->name);
+    if (rc == YEE_OK)
+        rc = yee_h5_vector_write(h5, path, nf, m->freq, "units", "c/um", err);
+    for (int k = 0; k < nm && rc == YEE_OK; k++)
+        for (int j = 0; j < nq && rc == YEE_OK; j++) {
+            for (int q = 0; q < nf; q++)
+                col[q] = v[(size_t)(k * nf + q) * NQ + j];
+            snprintf(path, sizeof path, "/modes/%s/mode%d/%s", mc->name, k + 1, names[j]);
+            rc = yee_h5_vector_write(h5, path, nf, col, notes[j] ? "meaning" : NULL, notes[j],
+                                     err);
+        }
+    if (rc == YEE_OK && rank == 0) {
+        const yee_config *cfg = d->cfg;
+        char csv[YEE_PATH_LEN + 2 * YEE_NAME_LEN + 16];
+        snprintf(csv, sizeof csv, "%s/%s_%s_modes.csv", cfg->out_dir, cfg->name, mc->name);
+        FILE *fp = fopen(csv, "w");
+        if (!fp) {
+            rc = yee_fail(err, YEE_ERR_IO, "cannot write '%s'", csv);
+        } else {
+            fprintf(fp, "frequency_thz,wavelength_um,mode,neff,power_fwd,power_bwd,alpha_fwd_re,"
+                        "alpha_fwd_im,alpha_bwd_re,alpha_bwd_im%s\n",
+                    inc ? ",s_fwd_abs2,s_bwd_abs2,s_fwd_re,s_fwd_im,s_bwd_re,s_bwd_im" : "");
+            for (int q = 0; q < nf; q++)
+                for (int k = 0; k < nm; k++) {
+                    const double *x = v + (size_t)(k * nf + q) * NQ;
+                    fprintf(fp, "%.10g,%.10g,%d,%.10g,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e",
+                            m->freq[q] * YEE_C_UM_THZ, 1.0 / m->freq[q], k + 1, x[NEFF], x[PF],
+                            x[PB], x[AFR], x[AFI], x[ABR], x[ABI]);
+                    if (inc)
+                        fprintf(fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e",
+                                x[SFR] * x[SFR] + x[SFI] * x[SFI], x[SBR] * x[SBR] + x[SBI] * x[SBI],
+                                x[SFR], x[SFI], x[SBR], x[SBI]);
+                    fputc('\n', fp);
+                }
+            if (fclose(fp) != 0)
+                rc = yee_fail(err, YEE_ERR_IO, "cannot write '%s' (disk full?)", csv);
+        }
+    }
+    free(col);
+    free(v);
+    return rc;
+}
+
 static int flux_spectrum(yee_dft_set *d, monitor *m, yee_h5 *h5, double *flux, yee_err *err)
 {
     const yee_monitor_cfg *mc = m->cfg;
@@ -473,6 +598,8 @@ static int flux_spectrum(yee_dft_set *d, monitor *m, yee_h5 *h5, double *flux, y
         /* the two products E_q H_r* and E_r H_q* live on different node sets (E_q's and E_r's
          * staggering): a rank may hold nodes of one and none of the other (a face edge on its
          * boundary), and then still adds the one it has */
+        if (all && mc->nmodes > 0 && rc == YEE_OK)
+            rc = mode_coefficients(d, m, f, buf, err);
         const int pair1 = all && buf[0] && buf[1], pair2 = all && buf[2] && buf[3];
         if (pair1 || pair2) {
             const int p = f->axis;
@@ -639,6 +766,10 @@ int yee_dft_set_write(yee_dft_set *d, yee_h5 *h5, MPI_Comm comm, yee_err *err)
     MPI_Comm_rank(comm, &rank);
     for (int q = 0; q < d->nmon; q++)
         YEE_TRY(write_monitor(d, &d->mon[q], h5, comm, rank, err));
+    /* after every monitor's coefficients: a mode monitor's incident one may come later */
+    for (int q = 0; q < d->nmon; q++)
+        if (d->mon[q].alpha)
+            YEE_TRY(write_modes(d, &d->mon[q], h5, rank, err));
     return YEE_OK;
 }
 
@@ -723,6 +854,8 @@ void yee_dft_set_destroy(yee_dft_set *d)
             for (int k = 0; k < 4; k++)
                 free(d->mon[q].faces[f].reg[k].weight);
         free(d->mon[q].freq);
+        free(d->mon[q].alpha);
+        free(d->mon[q].neff);
         free(d->mon[q].ph_e);
         free(d->mon[q].ph_h);
     }

@@ -61,3 +61,14 @@ yee_add_test(NAME eigenmode_error_no_such_mode LABELS deck
           $<TARGET_FILE:yee> run ${YEE_EIGEN_DECK} --set "sources[0].mode=9"
           --set simulation.time=30 --out ${YEE_MODES_DIR}/nomode
   PASS_REGEX "slab2d.cfg:[0-9]+: source 'src0': mode 9 asked, but the source plane guides 2 modes at 299.8 THz")
+
+# Mode monitors (the physics: validation/eigenmode): a box is refused, and so is an incident
+# monitor that is not a mode monitor of the deck.
+yee_add_test(NAME mode_monitor_error_box LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "monitors[2].max=[-0.5, 1.4, 0.0]"
+  PASS_REGEX "monitors\\[2\\]: a mode monitor is a plane")
+yee_add_test(NAME mode_monitor_error_incident LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "monitors[3].incident=\"fwd\""
+  PASS_REGEX "monitors\\[3\\].incident: no mode monitor is named \"fwd\"")
