@@ -37,15 +37,7 @@ int yee_mode_coefficients(const yee_config *cfg, const yee_monitor_cfg *mc, int 
         neff[i] = NAN;
     int rc = YEE_OK;
     for (int fq = 0; fq < nfreq && rc == YEE_OK; fq++) {
-        yee_mode_request req;
-        memset(&req, 0, sizeof req);
-        req.axis = axis;
-        for (int a = 0; a < 3; a++)
-            req.count[a] = cfg->n[a];
-        req.lo[axis] = P;
-        req.count[axis] = 1;
-        req.freq = sin(M_PI * freq[fq] * cfg->dt) / (M_PI * cfg->dt);
-        req.nmodes = nm;
+        const yee_mode_request req = yee_mode_request_grid(cfg, axis, P, freq[fq], nm);
         yee_mode_set set;
         if ((rc = yee_modes_solve(cfg, &req, &set, err)) < 0)
             break;

@@ -527,6 +527,21 @@ done:
     return rc;
 }
 
+yee_mode_request yee_mode_request_grid(const yee_config *cfg, int axis, int P, double f,
+                                       int nmodes)
+{
+    yee_mode_request req;
+    memset(&req, 0, sizeof req);
+    req.axis = axis;
+    for (int a = 0; a < 3; a++)
+        req.count[a] = cfg->n[a];
+    req.lo[axis] = P;
+    req.count[axis] = 1;
+    req.freq = sin(M_PI * f * cfg->dt) / (M_PI * cfg->dt);
+    req.nmodes = nmodes;
+    return req;
+}
+
 void yee_mode_set_free(yee_mode_set *s)
 {
     for (int i = 0; i < s->nmodes; i++)

@@ -72,6 +72,13 @@ typedef struct yee_mode_set {
                           * guided (decays before the walls) */
 } yee_mode_set;
 
+/* The request for nmodes modes of the whole plane normal to axis through E node plane P, at the
+ * time-stepped grid's numerical frequency sin(pi f dt) / (pi dt) for the frequency f (c/um):
+ * the modes eigenmode sources launch and mode monitors project on (solver/tfsf.c,
+ * solver/mode_monitor.c). */
+yee_mode_request yee_mode_request_grid(const yee_config *cfg, int axis, int P, double f,
+                                       int nmodes);
+
 /* Solve the modes of req on cfg's structure. Errors: YEE_ERR_USAGE for a window outside the
  * grid or a non-positive frequency; YEE_ERR_NOMEM; YEE_ERR_NUMERIC when the LU or ARPACK fails
  * (its info code in the message). */

@@ -318,16 +318,8 @@ static double background_eps(const yee_config *cfg)
 static int solve_mode(const yee_config *cfg, const yee_source_cfg *sc, int axis, int P,
                       yee_mode_set *modes, yee_err *err)
 {
-    yee_mode_request req;
-    memset(&req, 0, sizeof req);
-    req.axis = axis;
-    for (int a = 0; a < 3; a++)
-        req.count[a] = cfg->n[a];
-    req.lo[axis] = P;
-    req.count[axis] = 1;
     const double f = sc->profile.frequency;
-    req.freq = sin(M_PI * f * cfg->dt) / (M_PI * cfg->dt);
-    req.nmodes = sc->mode;
+    const yee_mode_request req = yee_mode_request_grid(cfg, axis, P, f, sc->mode);
     int rc = yee_modes_solve(cfg, &req, modes, err);
     if (rc < 0) {
         char why[YEE_ERR_MSG_LEN];
