@@ -4,7 +4,10 @@
 q_sca(x, m) is the scattering efficiency Q_sca = sigma_sca / (pi r^2) of a sphere of real or
 complex relative index m and size parameter x = 2 pi r / lambda = k r (Bohren & Huffman 1983,
 eqs. 4.53 for a_n, b_n and 4.61 for Q_sca), from scipy's spherical Bessel functions j_n, y_n;
-q_ext(x, m) is eq. 4.62. It does not handle coated spheres, absorbing hosts or very large x
+q_ext(x, m) is eq. 4.62; amplitudes(x, m, theta) gives S1, S2 (eq. 4.74) and
+diff_cross_section(x, m, k, theta, phi) the differential scattering cross-section of a wave
+polarized along x (phi from x) travelling +z, (|S2|^2 cos^2 phi + |S1|^2 sin^2 phi) / k^2
+(eq. 3.16 with 4.74 and 4.77). It does not handle coated spheres, absorbing hosts or very large x
 (the direct j_n(m x) route loses accuracy for |m| x >> 100; validation uses x < 10).
 Run as a script it checks itself (prints PASS|FAIL, exits 1 on FAIL): against the Rayleigh limit,
 against an independent implementation (B&H appendix A: downward recurrence of the logarithmic
@@ -52,6 +55,31 @@ def q_ext(x, m):
     return np.vectorize(one)(x) if np.ndim(x) else one(x)
 
 
+def amplitudes(x, m, theta):
+    """S1(theta), S2(theta) (B&H eq. 4.74) with the angular functions pi_n, tau_n by the upward
+    recurrences of B&H eq. 4.47; theta in radians (array)."""
+    n, a, b = coefficients(float(x), m)
+    mu = np.cos(np.asarray(theta, dtype=float))
+    pi_prev, pi_n = np.zeros_like(mu), np.ones_like(mu)   # pi_0, pi_1
+    s1 = np.zeros(mu.shape, dtype=complex)
+    s2 = np.zeros(mu.shape, dtype=complex)
+    for k in n:
+        if k > 1:
+            pi_prev, pi_n = pi_n, ((2 * k - 1) * mu * pi_n - k * pi_prev) / (k - 1)
+        tau_n = k * mu * pi_n - (k + 1) * pi_prev
+        c = (2 * k + 1) / (k * (k + 1))
+        s1 += c * (a[k - 1] * pi_n + b[k - 1] * tau_n)
+        s2 += c * (a[k - 1] * tau_n + b[k - 1] * pi_n)
+    return s1, s2
+
+
+def diff_cross_section(x, m, k, theta, phi):
+    """d sigma / d Omega (um^2 / sr for k in 1/um) of an x-polarized wave along +z; theta, phi
+    (radians) broadcast together."""
+    s1, s2 = amplitudes(x, m, theta)
+    return (np.abs(s2) ** 2 * np.cos(phi) ** 2 + np.abs(s1) ** 2 * np.sin(phi) ** 2) / k ** 2
+
+
 def q_sca_bhmie(x, m):
     """Independent check: B&H appendix A (BHMIE) recurrences, D_n(mx) downward, psi/chi upward."""
     nstop = nmax(x)
@@ -93,6 +121,17 @@ def selftest():
     checks.append(("bhmie recurrence x=0.1-10", worst, 1e-9))
     checks.append(("q_sca(1.0, 1.5) = 0.2151", abs(q_sca(1.0, 1.5) - 0.2151), 5e-5))
     checks.append(("lossless q_ext = q_sca", abs(q_ext(3.0, 2.0) - q_sca(3.0, 2.0)), 1e-10))
+    # S1, S2: forward S1(0) = S2(0) (B&H 4.75), and the differential cross-section integrated
+    # over the sphere is sigma_sca = Q_sca pi r^2 (k = x for r = 1)
+    s1, s2 = amplitudes(3.0, 2.0, np.array([0.0]))
+    checks.append(("S1(0) = S2(0)", abs(s1[0] - s2[0]) / abs(s1[0]), 1e-12))
+    th = np.linspace(0.0, np.pi, 721)
+    ph = np.linspace(0.0, 2 * np.pi, 181)
+    t, p = np.meshgrid(th, ph, indexing="ij")
+    dcs = diff_cross_section(3.0, 2.0, 3.0, t, p)
+    total = np.trapz(np.trapz(dcs * np.sin(t), ph, axis=1), th)
+    checks.append(("integral of dsigma/dOmega = sigma_sca", abs(total / (np.pi * q_sca(3.0, 2.0))
+                                                               - 1), 1e-4))
     nfail = 0
     for name, err, tol in checks:
         ok = err < tol
