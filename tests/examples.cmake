@@ -47,3 +47,7 @@ yee_add_test(NAME examples_plot_flux LABELS examples TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${YEE_EX_SRC}/check_plot_flux.py --postproc ${CMAKE_SOURCE_DIR}/postproc
           --work ${YEE_EX_DIR}/grating)
 set_tests_properties(examples_plot_flux PROPERTIES FIXTURES_REQUIRED yee_examples_grating)
+
+# 90-degree bend S-parameters from one run (eigenmode source, mode monitors) against the flux
+# method (two runs of validation/bend2d/bend2d.cfg) at 10 cells/um: R and T within 0.01-0.02.
+yee_example(bend_sparams)
