@@ -51,3 +51,7 @@ set_tests_properties(examples_plot_flux PROPERTIES FIXTURES_REQUIRED yee_example
 # 90-degree bend S-parameters from one run (eigenmode source, mode monitors) against the flux
 # method (two runs of validation/bend2d/bend2d.cfg) at 10 cells/um: R and T within 0.01-0.02.
 yee_example(bend_sparams)
+
+# Half-wave dipole antenna through yee farfield: pattern within 5 % and directivity within 3 % of
+# the thin wire with a sinusoidal current, independent of phi, far-field power = box flux.
+yee_example(dipole_antenna)
