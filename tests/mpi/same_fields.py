@@ -2,7 +2,9 @@
 fields) must have the same shape and identical values (an FDTD step has no reductions, so any
 difference between a 1-rank and an N-rank run is a halo or decomposition bug). Flux spectra
 (/flux/<monitor>/flux, normalized) are sums over the ranks' nodes, in another order with more
-ranks: they must agree to 1e-12 relative.
+ranks: they must agree to 1e-12 relative. So are a mode monitor's amplitudes, powers and
+S-parameters (/modes/<monitor>/mode<k>/...): 1e-12 of the largest amplitude or S-parameter of
+that monitor (a backward amplitude next to nothing is rounding of the forward one's size).
 
 usage: same_fields.py REF.h5 OTHER.h5 LABEL
 (also a module: compare() for tests/mpi/ranks_agree.py)
@@ -23,6 +25,16 @@ def compare(ref_path, other_path, label, every_dataset_nonzero=True):
     with h5py.File(ref_path, "r") as ref, h5py.File(other_path, "r") as other:
         names = []
         ref.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+        def monitor_scale(name):
+            """Largest |value| of the alpha_* and s_* datasets of name's mode monitor."""
+            group = "/".join(name.split("/")[:2])
+            top_m = 0.0
+            for n in names:
+                leaf = n.split("/")[-1]
+                if n.startswith(group + "/") and (leaf.startswith("alpha") or
+                                                   leaf.startswith("s_")):
+                    top_m = max(top_m, float(np.abs(ref[n][...]).max()))
+            return top_m
         for name in sorted(names):
             a = ref[name][...]
             b = other[name][...] if name in other else None
@@ -33,10 +45,14 @@ def compare(ref_path, other_path, label, every_dataset_nonzero=True):
                 continue
             peak = float(np.abs(a).max()) if a.size and np.issubdtype(a.dtype, np.number) else 0.0
             top = max(top, peak)
-            if name.startswith("flux/") and name.split("/")[-1] in ("flux", "normalized"):
+            reduced = name.startswith("modes/") and name.split("/")[-1] not in ("frequency",
+                                                                                 "neff")
+            if reduced or (name.startswith("flux/") and
+                           name.split("/")[-1] in ("flux", "normalized")):
                 diff = float(np.max(np.abs(a - b))) if a.size else 0.0
-                rel = diff / peak if peak > 0 else (0.0 if diff == 0.0 and
-                                                    not every_dataset_nonzero else 1.0)
+                scale = max(peak, monitor_scale(name)) if reduced else peak
+                rel = diff / scale if scale > 0 else (0.0 if diff == 0.0 and
+                                                      not every_dataset_nonzero else 1.0)
                 ok = rel < 1e-12
                 print(f"{'PASS' if ok else 'FAIL'} {label} {name} (max rel diff={rel:.2e}, "
                       f"tol=1e-12, max|ref|={peak:.3g})")
