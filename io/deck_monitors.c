@@ -136,6 +136,9 @@ static void load_spectrum(yee_rd *c, const yee_rd_scope *sc, yee_config *cfg, ye
     if (flat == 0)
         yee_rd_error(c, sc->s, sc->key, "a mode monitor is a plane (min = max on the axis the "
                                         "modes travel along), not a box");
+    if (cfg->complex_fields)
+        yee_rd_error(c, sc->s, sc->key, "a mode monitor projects on real mode profiles, without "
+                                        "the Bloch phase of boundary.bloch");
 }
 
 /* Each mode monitor's `incident` names a mode monitor of the deck (itself included). */

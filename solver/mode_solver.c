@@ -409,6 +409,19 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
                (cfg->two_d && p.u == 2);
     p.wrap_v = (cfg->boundary[p.v][0] == YEE_BC_PERIODIC && p.nv == cfg->n[p.v]) ||
                (cfg->two_d && p.v == 2);
+    /* What the zero-field walls cannot stand for: a PMC wall (a mirror plane) on the window's
+     * edge, and a Bloch phase across a wrapped axis (the profiles are real). */
+    for (int r = 0; r < 2; r++) {
+        const int a = r == 0 ? p.u : p.v;
+        if (req->lo[a] == 0 && cfg->boundary[a][0] == YEE_BC_PMC)
+            return YEE_FAIL(err, YEE_ERR_UNSUPPORTED,
+                            "the mode solver has no PMC wall: the low %c face is pmc (a mirror "
+                            "plane); give the plane its full cross-section", "xyz"[a]);
+        if (cfg->bloch[a] != 0.0)
+            return YEE_FAIL(err, YEE_ERR_UNSUPPORTED,
+                            "the mode solver has real profiles and no Bloch phase: boundary.bloch "
+                            "is nonzero along %c, in the plane", "xyz"[a]);
+    }
     if (4 * p.n > 2000000000L)
         return YEE_FAIL(err, YEE_ERR_NOMEM,
                         "a plane of %ld nodes is too large for the mode "

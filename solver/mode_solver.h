@@ -20,7 +20,9 @@
  *
  * Edges of the window: an in-plane axis that is periodic in the deck wraps; any other edge is a
  * wall where every field outside the window is zero (a PEC box; the window normally spans the
- * whole plane, PML included, where a guided mode has decayed). The invariant axis of a 2-D run
+ * whole plane, PML included, where a guided mode has decayed). Refused (YEE_ERR_UNSUPPORTED): a
+ * PMC face on the window's edge (a mirror plane: the modes would be the PEC box's) and a
+ * nonzero Bloch vector along an in-plane axis (the profiles are real). The invariant axis of a 2-D run
  * is one cell wide and periodic: its differences vanish, so the modes of a line cross-section
  * are the slab modes of the run's plane.
  *

@@ -72,3 +72,15 @@ yee_add_test(NAME mode_monitor_error_incident LABELS deck
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
           $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "monitors[3].incident=\"fwd\""
   PASS_REGEX "monitors\\[3\\].incident: no mode monitor is named \"fwd\"")
+# The mode solver's walls are zero fields: a pmc face (a mirror plane) on the plane's edge is
+# refused by name, and so is a mode monitor in a Bloch-periodic run (real profiles, no phase).
+yee_add_test(NAME modes_error_pmc_wall LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> modes ${YEE_MODES_DECK} --plane x=0 --wavelength 1
+          --set "boundary.y_low=\"pmc\""
+  PASS_REGEX "the mode solver has no PMC wall: the low y face is pmc")
+yee_add_test(NAME mode_monitor_error_bloch LABELS deck
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh status=1 ${CMAKE_CURRENT_LIST_DIR}
+          $<TARGET_FILE:yee> check ${YEE_EIGEN_DECK} --set "boundary.x=\"periodic\""
+          --set "boundary.bloch=[0.1, 0.0, 0.0]"
+  PASS_REGEX "monitors\\[2\\]: a mode monitor projects on real mode profiles")
