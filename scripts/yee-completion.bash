@@ -30,8 +30,8 @@ _yee()
         return
     fi
     case $cmd in
-    run|check|sweep|bands) COMPREPLY=($(compgen -f -X '!*.cfg' -- "$cur") $(compgen -d -- "$cur")) ;;
-    resonances|export-vtk) COMPREPLY=($(compgen -f -X '!*.h5' -- "$cur") $(compgen -d -- "$cur")) ;;
+    run|check|sweep|bands|modes) COMPREPLY=($(compgen -f -X '!*.cfg' -- "$cur") $(compgen -d -- "$cur")) ;;
+    resonances|export-vtk|farfield) COMPREPLY=($(compgen -f -X '!*.h5' -- "$cur") $(compgen -d -- "$cur")) ;;
     *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
 }
