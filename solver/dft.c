@@ -510,8 +510,10 @@ static int write_modes(yee_dft_set *d, const monitor *m, yee_h5 *h5, int rank, y
                 const double *b = inc->alpha + 4 * (size_t)q; /* mode 1, forward */
                 const double bb = b[0] * b[0] + b[1] * b[1];
                 /* a / b = a conj(b) / |b|^2 */
-                x[SFR] = (a[0] * b[0] + a[1] * b[1]) / bb, x[SFI] = (a[1] * b[0] - a[0] * b[1]) / bb;
-                x[SBR] = (a[2] * b[0] + a[3] * b[1]) / bb, x[SBI] = (a[3] * b[0] - a[2] * b[1]) / bb;
+                x[SFR] = (a[0] * b[0] + a[1] * b[1]) / bb;
+                x[SFI] = (a[1] * b[0] - a[0] * b[1]) / bb;
+                x[SBR] = (a[2] * b[0] + a[3] * b[1]) / bb;
+                x[SBI] = (a[3] * b[0] - a[2] * b[1]) / bb;
             }
         }
     int rc = YEE_OK;
@@ -549,7 +551,8 @@ static int write_modes(yee_dft_set *d, const monitor *m, yee_h5 *h5, int rank, y
                             x[PB], x[AFR], x[AFI], x[ABR], x[ABI]);
                     if (inc)
                         fprintf(fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e",
-                                x[SFR] * x[SFR] + x[SFI] * x[SFI], x[SBR] * x[SBR] + x[SBI] * x[SBI],
+                                x[SFR] * x[SFR] + x[SFI] * x[SFI],
+                                x[SBR] * x[SBR] + x[SBI] * x[SBI],
                                 x[SFR], x[SFI], x[SBR], x[SBI]);
                     fputc('\n', fp);
                 }

@@ -22,9 +22,9 @@
  * wall where every field outside the window is zero (a PEC box; the window normally spans the
  * whole plane, PML included, where a guided mode has decayed). Refused (YEE_ERR_UNSUPPORTED): a
  * PMC face on the window's edge (a mirror plane: the modes would be the PEC box's) and a
- * nonzero Bloch vector along an in-plane axis (the profiles are real). The invariant axis of a 2-D run
- * is one cell wide and periodic: its differences vanish, so the modes of a line cross-section
- * are the slab modes of the run's plane.
+ * nonzero Bloch vector along an in-plane axis (the profiles are real). The invariant axis of a
+ * 2-D run is one cell wide and periodic: its differences vanish, so the modes of a line
+ * cross-section are the slab modes of the run's plane.
  *
  * Materials: each E component takes the permittivity of its node (eps_inf plus the real part of
  * the dispersive terms at the frequency); conductivity and losses are ignored (the modes are

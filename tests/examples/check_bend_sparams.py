@@ -32,8 +32,10 @@ def flux_method(a):
     straight, bend = os.path.join(a.work, "straight"), os.path.join(a.work, "bend")
     common = ["--set", "grid.resolution=%d" % RES, "--set", "boundary.pml.cells=%d" % RES]
     ex.run([a.yee, "run", deck, "--out", straight, "--quiet"] + common + [
-        "--set", "geometry[0].size=[16.0, 1.0, 1.0]", "--set", "geometry[0].center=[0.0, -11.5, 0.0]",
-        "--set", "geometry[1].size=[16.0, 1.0, 1.0]", "--set", "geometry[1].center=[0.0, -11.5, 0.0]",
+        "--set", "geometry[0].size=[16.0, 1.0, 1.0]",
+        "--set", "geometry[0].center=[0.0, -11.5, 0.0]",
+        "--set", "geometry[1].size=[16.0, 1.0, 1.0]",
+        "--set", "geometry[1].center=[0.0, -11.5, 0.0]",
         "--set", "monitors[1].min=[6.5, -12.5, 0.0]", "--set", "monitors[1].max=[6.5, -10.5, 0.0]",
         "--set", "monitors[0].save_fields=true"])
     ref = os.path.join(straight, "bend2d.h5")
