@@ -113,7 +113,7 @@ static int write_csv(const char *path, const yee_mode_set *s, double f, yee_err 
     for (int i = 0; i < s->nmodes; i++) {
         const yee_mode *m = &s->modes[i];
         fprintf(fp, "%d,%.10g,%.10g,%.10g,%.10g,%.10g,%d,%.6g,%.6g,%.6g,%s\n", i + 1, 1.0 / f,
-                f * YEE_C_UM_THZ, m->neff, m->ng, m->beta, m->neff * m->neff > s->eps_min_edge,
+                f * YEE_C_UM_THZ, m->neff, m->ng, m->beta, m->guided,
                 m->energy_e[0], m->energy_e[1], m->energy_e[2], pol_name(m, s->req.axis));
     }
     if (fclose(fp) != 0)
@@ -158,7 +158,7 @@ static int write_h5(const char *path, const modes_cli *c, const yee_config *cfg,
             col[i] = j == 0   ? m->neff
                      : j == 1 ? m->ng
                      : j == 2 ? m->beta
-                     : j == 3 ? (double)(m->neff * m->neff > s->eps_min_edge)
+                     : j == 3 ? (double)m->guided
                               : m->energy_e[j - 4];
         }
         snprintf(names[k], sizeof names[k], "/modes/%s", col_names[j]);
@@ -245,28 +245,23 @@ int yee_modes_main(int argc, char **argv)
         goto done;
     }
     const double f = c.wavelength > 0 ? 1.0 / c.wavelength : c.freq_thz / YEE_C_UM_THZ;
-    yee_mode_request req;
-    memset(&req, 0, sizeof req);
-    req.axis = c.axis;
-    req.freq = f;
-    for (int a = 0; a < 3; a++) {
-        req.lo[a] = 0;
-        req.count[a] = cfg.n[a];
-    }
-    /* the plane of the transverse E nodes nearest the position */
-    req.lo[c.axis] = yee_nearest_node(&cfg, YEE_EX + (c.axis + 1) % 3, c.axis, c.position);
-    req.count[c.axis] = 1;
-    req.nmodes = c.nmodes; /* of the run's polarization in 2-D (solver/mode_solver.h) */
+    /* the whole plane of the transverse E nodes nearest the position; c.nmodes of the run's
+     * polarization in 2-D (solver/mode_solver.h) */
+    const int plane = yee_nearest_node(&cfg, YEE_EX + (c.axis + 1) % 3, c.axis, c.position);
+    yee_mode_request req = yee_mode_request_grid(&cfg, c.axis, plane, f, c.nmodes);
+    req.freq = f; /* the frequency itself, not the grid's: the guide's modes, as MPB's find-k */
     if (yee_modes_solve(&cfg, &req, &set, &err) < 0) {
         fprintf(stderr, "yee modes: %s\n", err.msg);
         goto done;
     }
     char out[YEE_PATH_LEN + YEE_NAME_LEN + 16], csv[YEE_PATH_LEN + YEE_NAME_LEN + 16];
-    snprintf(out, sizeof out, "%s", c.out ? c.out : "");
-    snprintf(csv, sizeof csv, "%s", c.csv ? c.csv : "");
-    if (!c.out)
+    if (c.out)
+        snprintf(out, sizeof out, "%s", c.out);
+    else
         snprintf(out, sizeof out, "%s_modes.h5", cfg.name);
-    if (!c.csv)
+    if (c.csv)
+        snprintf(csv, sizeof csv, "%s", c.csv);
+    else
         snprintf(csv, sizeof csv, "%.*s.csv",
                  (int)(strlen(out) > 3 && strcmp(out + strlen(out) - 3, ".h5") == 0
                            ? strlen(out) - 3
@@ -280,7 +275,7 @@ int yee_modes_main(int argc, char **argv)
             const yee_mode *m = &set.modes[i];
             printf("mode %d: neff %.6f  ng %.5f  %s  E energy x %.3f y %.3f z %.3f%s\n", i + 1,
                    m->neff, m->ng, pol_name(m, req.axis), m->energy_e[0], m->energy_e[1],
-                   m->energy_e[2], m->neff * m->neff > set.eps_min_edge ? "" : "  (not guided)");
+                   m->energy_e[2], m->guided ? "" : "  (not guided)");
         }
         if (set.nmodes == 0)
             printf("no mode found\n");

@@ -152,6 +152,16 @@ static double node_weight(const yee_config *cfg, const yee_monitor_cfg *mc, int 
     return h > l ? (h - l) / cfg->dx[a] : 0.0;
 }
 
+/* Global node of local entry n of region r (x fastest, as the backend stores the sums). */
+static void region_node(const region *r, int64_t n, int g[3])
+{
+    const int64_t i = n % r->count[0], j = (n / r->count[0]) % r->count[1],
+                  k = n / ((int64_t)r->count[0] * r->count[1]);
+    g[0] = r->glo[0] + r->start[0] + (int)i;
+    g[1] = r->glo[1] + r->start[1] + (int)j;
+    g[2] = r->glo[2] + r->start[2] + (int)k;
+}
+
 /* The area weights of an E region of face axis p on this rank. */
 static int region_weights(const yee_dft_set *d, const yee_monitor_cfg *mc, region *r, int p)
 {
@@ -160,18 +170,15 @@ static int region_weights(const yee_dft_set *d, const yee_monitor_cfg *mc, regio
     r->weight = (double *)malloc((size_t)r->nodes * sizeof(double));
     if (!r->weight)
         return 0;
-    int64_t n = 0;
-    for (int k = 0; k < r->count[2]; k++)
-        for (int j = 0; j < r->count[1]; j++)
-            for (int i = 0; i < r->count[0]; i++) {
-                const int g[3] = {r->glo[0] + r->start[0] + i, r->glo[1] + r->start[1] + j,
-                                  r->glo[2] + r->start[2] + k};
-                double w = 1.0;
-                for (int a = 0; a < 3; a++)
-                    if (a != p)
-                        w *= node_weight(d->cfg, mc, r->comp, a, g[a]);
-                r->weight[n++] = w;
-            }
+    for (int64_t n = 0; n < r->nodes; n++) {
+        int g[3];
+        region_node(r, n, g);
+        double w = 1.0;
+        for (int a = 0; a < 3; a++)
+            if (a != p)
+                w *= node_weight(d->cfg, mc, r->comp, a, g[a]);
+        r->weight[n] = w;
+    }
     return 1;
 }
 
@@ -456,14 +463,8 @@ static int mode_coefficients(yee_dft_set *d, monitor *m, const face *f, double *
         if (!buf[2 * p] || !buf[2 * p + 1] || g->nodes == 0)
             continue;
         ok = (node[p] = (int *)malloc(3 * (size_t)g->nodes * sizeof(int))) != NULL;
-        int64_t n = 0;
-        for (int k = 0; ok && k < g->count[2]; k++)
-            for (int j = 0; j < g->count[1]; j++)
-                for (int i = 0; i < g->count[0]; i++, n++) {
-                    node[p][3 * n] = g->glo[0] + g->start[0] + i;
-                    node[p][3 * n + 1] = g->glo[1] + g->start[1] + j;
-                    node[p][3 * n + 2] = g->glo[2] + g->start[2] + k;
-                }
+        for (int64_t n = 0; ok && n < g->nodes; n++)
+            region_node(g, n, node[p] + 3 * n);
         pair[p] = (yee_plane_pair){g->nodes, node[p], g->weight, buf[2 * p], buf[2 * p + 1]};
     }
     int rc = ok ? yee_mode_coefficients(d->cfg, m->cfg, f->axis, f->reg[0].glo[f->axis], nf,

@@ -9,19 +9,6 @@
 
 #include "solver/mode_solver.h"
 
-/* Index of global node g in the arrays of a mode of the whole plane normal to axis. */
-static long plane_index(const yee_config *cfg, int axis, const int *g)
-{
-    long idx = 0, stride = 1;
-    for (int a = 0; a < 3; a++) {
-        if (a == axis)
-            continue;
-        idx += stride * g[a];
-        stride *= cfg->n[a];
-    }
-    return idx;
-}
-
 int yee_mode_coefficients(const yee_config *cfg, const yee_monitor_cfg *mc, int axis, int P,
                           int nfreq, const double *freq, const yee_plane_pair pair[2],
                           MPI_Comm comm, double *alpha, double *neff, yee_err *err)
@@ -55,7 +42,7 @@ int yee_mode_coefficients(const yee_config *cfg, const yee_monitor_cfg *mc, int 
                 const yee_plane_pair *pp = &pair[p];
                 const int64_t n = pp->nodes;
                 for (int64_t i = 0; i < n; i++) {
-                    const long mi = plane_index(cfg, axis, pp->node + 3 * i);
+                    const long mi = yee_mode_plane_index(cfg, axis, pp->node + 3 * i);
                     const double w = sign * pp->weight[i] * da;
                     const double e_re = pp->e[fq * n + i], e_im = pp->e[(nfreq + fq) * n + i];
                     const double h_re = pp->h[fq * n + i], h_im = pp->h[(nfreq + fq) * n + i];

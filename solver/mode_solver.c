@@ -254,15 +254,13 @@ static int arnoldi(const int *Ap, const int *Ai, const double *Ax, void *numeric
     iparam[0] = 1;    /* exact shifts */
     iparam[2] = 3000; /* iterations */
     iparam[6] = 3;    /* shift-invert: OP = (A - sigma I)^-1 */
-    double control[UMFPACK_CONTROL];
-    umfpack_di_defaults(control);
     for (;;) {
         dnaupd_c(&ido, "I", (int)n, "LM", nev, ARNOLDI_TOL, resid, ncv, v, (int)n, iparam, ipntr,
                  workd, workl, lworkl, &info);
         if (ido != -1 && ido != 1)
             break;
         double *x = workd + ipntr[0] - 1, *y = workd + ipntr[1] - 1;
-        if (umfpack_di_solve(UMFPACK_A, Ap, Ai, Ax, y, x, numeric, control, NULL) < 0) {
+        if (umfpack_di_solve(UMFPACK_A, Ap, Ai, Ax, y, x, numeric, NULL, NULL) < 0) {
             rc = YEE_FAIL(err, YEE_ERR_NUMERIC, "UMFPACK's solve failed");
             goto done;
         }
@@ -391,9 +389,9 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
     for (int a = 0; a < 3; a++)
         if (req->lo[a] < 0 || req->count[a] < 1 || req->lo[a] + req->count[a] > cfg->n[a])
             return YEE_FAIL(err, YEE_ERR_USAGE,
-                            "the mode window (cells %d..%d on axis %c) is "
-                            "outside the grid (0..%d)",
-                            req->lo[a], req->lo[a] + req->count[a] - 1, "xyz"[a], cfg -> n[a] - 1);
+                            "the mode window (cells %d..%d on axis %c) is outside the grid "
+                            "(0..%d)", req->lo[a], req->lo[a] + req->count[a] - 1, "xyz"[a],
+                            cfg->n[a] - 1);
     plane p;
     memset(&p, 0, sizeof p);
     p.w = req->axis;
@@ -414,18 +412,16 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
     for (int r = 0; r < 2; r++) {
         const int a = r == 0 ? p.u : p.v;
         if (req->lo[a] == 0 && cfg->boundary[a][0] == YEE_BC_PMC)
-            return YEE_FAIL(err, YEE_ERR_UNSUPPORTED,
+            return yee_fail(err, YEE_ERR_UNSUPPORTED,
                             "the mode solver has no PMC wall: the low %c face is pmc (a mirror "
                             "plane); give the plane its full cross-section", "xyz"[a]);
         if (cfg->bloch[a] != 0.0)
-            return YEE_FAIL(err, YEE_ERR_UNSUPPORTED,
+            return yee_fail(err, YEE_ERR_UNSUPPORTED,
                             "the mode solver has real profiles and no Bloch phase: boundary.bloch "
                             "is nonzero along %c, in the plane", "xyz"[a]);
     }
     if (4 * p.n > 2000000000L)
-        return YEE_FAIL(err, YEE_ERR_NOMEM,
-                        "a plane of %ld nodes is too large for the mode "
-                        "solver",
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "a plane of %ld nodes is too large for the mode solver",
                         p.n);
     const double k0 = 2.0 * M_PI * req->freq;
     triplets t = {0};
@@ -463,12 +459,10 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
     }
     int status =
         umfpack_di_triplet_to_col((int)n, (int)n, (int)t.n, t.row, t.col, t.val, Ap, Ai, Ax, NULL);
-    double control[UMFPACK_CONTROL];
-    umfpack_di_defaults(control);
+    if (status == UMFPACK_OK) /* NULL control: UMFPACK's defaults */
+        status = umfpack_di_symbolic((int)n, (int)n, Ap, Ai, Ax, &symbolic, NULL, NULL);
     if (status == UMFPACK_OK)
-        status = umfpack_di_symbolic((int)n, (int)n, Ap, Ai, Ax, &symbolic, control, NULL);
-    if (status == UMFPACK_OK)
-        status = umfpack_di_numeric(Ap, Ai, Ax, symbolic, &numeric, control, NULL);
+        status = umfpack_di_numeric(Ap, Ai, Ax, symbolic, &numeric, NULL, NULL);
     if (status != UMFPACK_OK) {
         rc = YEE_FAIL(err, status == UMFPACK_ERROR_out_of_memory ? YEE_ERR_NOMEM : YEE_ERR_NUMERIC,
                       "UMFPACK could not factor the mode operator of %ld unknowns (status %d)", n,
@@ -516,6 +510,7 @@ int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode
                 free(out->modes[i].field[f]);
             continue;
         }
+        out->modes[i].guided = out->modes[i].neff * out->modes[i].neff > out->eps_min_edge;
         out->modes[kept++] = out->modes[i];
     }
     out->nmodes = kept;
@@ -538,6 +533,18 @@ done:
     if (rc < 0)
         yee_mode_set_free(out);
     return rc;
+}
+
+long yee_mode_plane_index(const yee_config *cfg, int axis, const int g[3])
+{
+    long idx = 0, stride = 1;
+    for (int a = 0; a < 3; a++) {
+        if (a == axis)
+            continue;
+        idx += stride * g[a];
+        stride *= cfg->n[a];
+    }
+    return idx;
 }
 
 yee_mode_request yee_mode_request_grid(const yee_config *cfg, int axis, int P, double f,

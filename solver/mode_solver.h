@@ -58,6 +58,8 @@ typedef struct yee_mode {
     double ng;          /* group index c / v_g = energy / (power x c), from the profile */
     double beta;        /* rad/um */
     double energy_e[3]; /* share of Int eps |E_c|^2 dA in each component x, y, z (sums to 1) */
+    int guided;         /* 1: neff^2 is above the lowest eps on the window's walls (the mode
+                         * decays before them); 0: a mode of the window itself */
     /* Fields on the window's nodes, x fastest (count[0] x count[1] x count[2] values each):
      * E x, y, z then h = eta0 H x, y, z. The transverse ones are real; the two longitudinal
      * ones (E_axis, h_axis) are 90 degrees out of phase, and what is stored is their imaginary
@@ -70,8 +72,7 @@ typedef struct yee_mode_set {
     int nmodes;          /* found (may be fewer than asked) */
     yee_mode *modes;     /* by decreasing neff; owned */
     double n_max;        /* highest index in the window (the shift) */
-    double eps_min_edge; /* lowest eps on the window's walls: a mode with neff^2 above it is
-                          * guided (decays before the walls) */
+    double eps_min_edge; /* lowest eps on the window's walls (what yee_mode.guided compares) */
 } yee_mode_set;
 
 /* The request for nmodes modes of the whole plane normal to axis through E node plane P, at the
@@ -81,8 +82,13 @@ typedef struct yee_mode_set {
 yee_mode_request yee_mode_request_grid(const yee_config *cfg, int axis, int P, double f,
                                        int nmodes);
 
+/* Index of global node g (its coordinate along axis ignored) in the field arrays of a mode of
+ * the whole plane normal to axis (yee_mode_request_grid's window). */
+long yee_mode_plane_index(const yee_config *cfg, int axis, const int g[3]);
+
 /* Solve the modes of req on cfg's structure. Errors: YEE_ERR_USAGE for a window outside the
- * grid or a non-positive frequency; YEE_ERR_NOMEM; YEE_ERR_NUMERIC when the LU or ARPACK fails
+ * grid or a non-positive frequency; YEE_ERR_UNSUPPORTED for a pmc edge or a Bloch vector along
+ * the plane (above); YEE_ERR_NOMEM; YEE_ERR_NUMERIC when the LU or ARPACK fails
  * (its info code in the message). */
 int yee_modes_solve(const yee_config *cfg, const yee_mode_request *req, yee_mode_set *out,
                     yee_err *err);

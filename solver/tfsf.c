@@ -196,18 +196,6 @@ static void beam_weight(const builder *b, const double p[3], int axis, double *a
     *phase = isfinite(b->beam_R) ? -b->beam_k * rho2 / (2.0 * b->beam_R) : 0.0;
 }
 
-/* Index of the global node g (its coordinate along the normal p ignored) in the arrays of a
- * mode solved on the whole plane (solver/mode_solver.h: count = n, count[p] = 1). */
-static long mode_index(const yee_config *cfg, int p, const int g[3])
-{
-    int w[3], count[3];
-    for (int a = 0; a < 3; a++) {
-        w[a] = a == p ? 0 : g[a];
-        count[a] = a == p ? 1 : cfg->n[a];
-    }
-    return w[0] + (long)count[0] * (w[1] + (long)count[1] * w[2]);
-}
-
 /* 0 for a component a 2-D run of one polarization does not have (model/components.h): a mode's
  * profile holds rounding-level values there, which have no field to go to. */
 static int run_has(const yee_config *cfg, int comp)
@@ -265,10 +253,12 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                 int mine = 1;
                 for (int a = 0; a < 3; a++)
                     mine &= el[a] >= 0 && el[a] < b->n_local[a];
-                const double hin = b->mode ? b->mode_hsign *
-                                                 b->mode->field[hc][mode_index(cfg, p, gh)] *
-                                                 b->hscale
-                                           : b->hdir[hc - 3] * b->hscale;
+                /* eigenmode: the mode's h and E at these nodes (whole-plane arrays) */
+                const double *mode_h = b->mode ? b->mode->field[hc] : NULL;
+                const double *mode_e = b->mode ? b->mode->field[ec] : NULL;
+                const double hin =
+                    mode_h ? b->mode_hsign * mode_h[yee_mode_plane_index(cfg, p, gh)] * b->hscale
+                           : b->hdir[hc - 3] * b->hscale;
                 if (mine && hin != 0.0 && run_has(cfg, ec)) {
                     const double c0 = jsign[pair] * hin / cfg->dx[p];
                     term tm = {ec, el[0], el[1], el[2], c0 * ce, c0 * se,
@@ -282,8 +272,7 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                 mine = 1;
                 for (int a = 0; a < 3; a++)
                     mine &= hl[a] >= 0 && hl[a] < b->n_local[a];
-                const double ein =
-                    b->mode ? b->mode->field[ec][mode_index(cfg, p, ge)] : b->pol[ec];
+                const double ein = mode_e ? mode_e[yee_mode_plane_index(cfg, p, ge)] : b->pol[ec];
                 if (mine && ein != 0.0 && run_has(cfg, hc)) {
                     const double c0 = msign[pair] * ein / cfg->dx[p];
                     term tm = {hc, hl[0], hl[1], hl[2], c0 * ce, c0 * se,
@@ -328,8 +317,7 @@ static int solve_mode(const yee_config *cfg, const yee_source_cfg *sc, int axis,
     }
     /* only guided modes: a mode of the window's walls is almost always a mistake */
     int guided = 0;
-    while (guided < modes->nmodes &&
-           modes->modes[guided].neff * modes->modes[guided].neff > modes->eps_min_edge)
+    while (guided < modes->nmodes && modes->modes[guided].guided)
         guided++;
     if (guided < sc->mode) {
         yee_mode_set_free(modes);
