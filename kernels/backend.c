@@ -75,16 +75,18 @@ void yee_state_layout_build(yee_state_layout *L, yee_fields f, int64_t total, in
                             int64_t npol)
 {
     int p = 0;
+    /* an array a 2-D run of one polarization does not have (NULL) is a part of length 0 */
     for (int c = 0; c < 3; c++) { /* Ex Ey Ez, then Hx Hy Hz */
         L->part[c] = f.e[c];
         L->part[3 + c] = f.h[c];
-        L->len[c] = L->len[3 + c] = total;
+        L->len[c] = f.e[c] ? total : 0;
+        L->len[3 + c] = f.h[c] ? total : 0;
     }
     p = 6;
     for (int s = 0; s < nslabs; s++)
         for (int q = 0; q < 4; q++) {
             L->part[p] = psi[s][q];
-            L->len[p++] = cells[s];
+            L->len[p++] = psi[s][q] ? cells[s] : 0;
         }
     if (npol > 0) {
         L->part[p] = pol;
@@ -148,14 +150,17 @@ int64_t yee_slab_cells(const yee_slab *s, int64_t w[3])
     return cells;
 }
 
-size_t yee_backend_bytes_needed(yee_dims d, int nslabs, const yee_slab *slabs)
+size_t yee_backend_bytes_needed(yee_dims d, int pol2d, int nslabs, const yee_slab *slabs)
 {
     const size_t cells = (size_t)yee_dims_cells(d);
-    /* six field components plus one material byte per E component */
-    size_t bytes = cells * (6 * sizeof(yee_real) + 3 * sizeof(uint8_t));
+    /* a 2-D run of one polarization keeps three components and one CPML half per slab */
+    const size_t ncomp = d.stride[2] == 0 && pol2d != YEE_POL_BOTH ? 3 : 6;
+    /* the field components plus one material byte per E component */
+    size_t bytes = cells * (ncomp * sizeof(yee_real) + 3 * sizeof(uint8_t));
     for (int s = 0; s < nslabs; s++) {
         int64_t w[3];
-        bytes += 4 * (size_t)yee_slab_cells(&slabs[s], w) * sizeof(yee_real); /* psi: 2 E, 2 H */
+        /* psi: 2 E, 2 H (one of each in a one-polarization 2-D run) */
+        bytes += 2 * ncomp / 3 * (size_t)yee_slab_cells(&slabs[s], w) * sizeof(yee_real);
     }
     return bytes;
 }

@@ -45,8 +45,11 @@ typedef struct yee_setup {
     int pec_low[3];              /* 1: zero tangential E on node plane 0 of this axis */
     int pmc_low[3];              /* 1: mirror H into the ghost plane below node plane 0 */
     int pol2d;                   /* a 2-D run (dims.stride[2] = 0) of one polarization:
-                                  * YEE_POL_TM or YEE_POL_TE advance only its three components
-                                  * (kernels/yee_cell.h *_tm2d, *_te2d); YEE_POL_BOTH all six */
+                                  * YEE_POL_TM or YEE_POL_TE store and advance only its three
+                                  * components (kernels/yee_cell.h *_tm2d, *_te2d, *_half) and
+                                  * their CPML halves; every op reads the other three as zero
+                                  * (gather, download, DFT, halo pack) and none writes them.
+                                  * YEE_POL_BOTH: all six */
     /* Dispersive media (kernels/yee_ade.h): the E nodes with polarization poles, their pole
      * coefficients and the size of the polarization storage. ndisp = 0: none, nothing kept. */
     int64_t ndisp;
@@ -187,7 +190,7 @@ typedef struct yee_backend_ops {
     /* Host memory create() would allocate for a subdomain of these dims and slabs (all of
      * yee_backend_bytes_needed for the CPU, only small staging buffers for a GPU), so the
      * solver can refuse a run before it allocates anything. */
-    size_t (*host_bytes)(yee_dims d, int nslabs, const yee_slab *slabs);
+    size_t (*host_bytes)(yee_dims d, int pol2d, int nslabs, const yee_slab *slabs);
     /* Checkpoints (solver/checkpoint.h): the complete time-stepping state of the subdomain as
      * an ordered list of arrays ("parts"), the same list and layout on every backend so that a
      * checkpoint written on one restarts on another: parts 0..5 Ex, Ey, Ez, Hx, Hy, Hz over the
@@ -244,7 +247,8 @@ typedef struct yee_state_layout {
 } yee_state_layout;
 
 /* fields f (total values each); per slab its four psi arrays psi[s] = {psi_e[0], psi_e[1],
- * psi_h[0], psi_h[1]} of cells[s] values; the polarizations (npol values; none when npol 0). */
+ * psi_h[0], psi_h[1]} of cells[s] values; the polarizations (npol values; none when npol 0).
+ * An array a 2-D run of one polarization does not keep (NULL) is a part of length 0. */
 void yee_state_layout_build(yee_state_layout *L, yee_fields f, int64_t total, int nslabs,
                             yee_real *const psi[][4], const int64_t *cells, yee_real *pol,
                             int64_t npol);
@@ -283,9 +287,10 @@ int yee_backend_cuda_emulated(void);
 int yee_backend_cuda_device_info(int dev, char *name, size_t cap, size_t *total,
                                  size_t *free_bytes);
 
-/* Bytes one backend needs for dims and slabs (fields, materials, psi), for estimates before
- * allocating (yee check, memory checks). Same for every backend. */
-size_t yee_backend_bytes_needed(yee_dims d, int nslabs, const yee_slab *slabs);
+/* Bytes one backend needs for dims, the 2-D polarization (yee_setup.pol2d) and slabs (fields,
+ * materials, psi), for estimates before allocating (yee check, memory checks). Same for every
+ * backend. */
+size_t yee_backend_bytes_needed(yee_dims d, int pol2d, int nslabs, const yee_slab *slabs);
 
 #ifdef __cplusplus
 }

@@ -328,9 +328,9 @@ static int no_bandwidth(double *bytes_per_s, yee_err *err)
     return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "complex fields: ask the inner backend");
 }
 
-static size_t no_host_bytes(yee_dims d, int nslabs, const yee_slab *slabs)
+static size_t no_host_bytes(yee_dims d, int pol2d, int nslabs, const yee_slab *slabs)
 {
-    (void)d, (void)nslabs, (void)slabs;
+    (void)d, (void)pol2d, (void)nslabs, (void)slabs;
     return 0;
 }
 

@@ -31,7 +31,9 @@ typedef struct yee_dims {
     int64_t stride[3]; /* 1, nx + 2H, (nx + 2H)(ny + 2H) */
 } yee_dims;
 
-/* The field arrays (device or host pointers, depending on who holds the struct). */
+/* The field arrays (device or host pointers, depending on who holds the struct). A 2-D run of
+ * one polarization (yee_setup.pol2d) has only its three: the other three are NULL, and no
+ * update touches them (the *_tm2d/_te2d and *_half functions below). */
 typedef struct yee_fields {
     yee_real *e[3];
     yee_real *h[3];
@@ -235,27 +237,39 @@ YEE_HD int yee_axis_pos(int axis, int i, int j, int k)
 
 /* CPML correction of E in a slab normal to `axis` (Roden & Gedney 2000, eqs. 13-14 and 19).
  * With p = axis, q = p+1, r = p+2 (mod 3), Ampere has E_q ~ -dH_r/dp and E_r ~ +dH_q/dp, so
- *   psi_q = b psi_q + a (H_r(p) - H_r(p-1)),  E_q -= cb psi_q
- *   psi_r = b psi_r + a (H_q(p) - H_q(p-1)),  E_r += cb psi_r
+ *   half 0:  psi_q = b psi_q + a (H_r(p) - H_r(p-1)),  E_q -= cb_q psi_q
+ *   half 1:  psi_r = b psi_r + a (H_q(p) - H_q(p-1)),  E_r += cb_r psi_r
  * psi_q/psi_r are the slab's arrays and l this cell's index in them. Runs after yee_update_e
- * on the same step (both read H^{n+1/2} only, so their order does not matter).
- * cb_q, cb_r: the cb of E_q and E_r at this cell (yee_cpml_e looks them up; a row of one
- * material may pass its cb, as for yee_update_e_coef). */
-YEE_HD void yee_cpml_e_coef(yee_fields f, yee_dims d, yee_real cb_q, yee_real cb_r,
-                            yee_cpml_axis pa, int axis, yee_real *YEE_RESTRICT psi_q,
-                            yee_real *YEE_RESTRICT psi_r, int64_t l, int i, int j, int k)
+ * on the same step (both read H^{n+1/2} only, so their order does not matter). cb_q, cb_r: the
+ * cb of E_q and E_r at this cell (yee_cpml_e looks them up; a row of one material may pass its
+ * cb, as for yee_update_e_coef). The halves are independent; in 2-D they belong to different
+ * polarizations (a slab normal to x: E_y from H_z is TE, E_z from H_y is TM), so a run of one
+ * polarization calls only the half whose arrays it has (psi that half's array, cb its
+ * component's). */
+YEE_HD void yee_cpml_e_half(yee_fields f, yee_dims d, yee_real cb, yee_cpml_axis pa, int axis,
+                            int half, yee_real *YEE_RESTRICT psi, int64_t l, int i, int j, int k)
 {
     const int q = (axis + 1) % 3, r = (axis + 2) % 3;
     const int64_t c = yee_idx(d, i, j, k);
     const int64_t s = d.stride[axis];
     const int p = yee_axis_pos(axis, i, j, k);
     const yee_real b = pa.be[p], a = pa.ae[p];
-    const yee_real pq = b * psi_q[l] + a * (f.h[r][c] - f.h[r][c - s]);
-    const yee_real pr = b * psi_r[l] + a * (f.h[q][c] - f.h[q][c - s]);
-    psi_q[l] = pq;
-    psi_r[l] = pr;
-    f.e[q][c] -= cb_q * pq;
-    f.e[r][c] += cb_r * pr;
+    const int from = half ? q : r;
+    const yee_real v = b * psi[l] + a * (f.h[from][c] - f.h[from][c - s]);
+    psi[l] = v;
+    if (half)
+        f.e[r][c] += cb * v;
+    else
+        f.e[q][c] -= cb * v;
+}
+
+/* Both halves: the correction of a 3-D cell. */
+YEE_HD void yee_cpml_e_coef(yee_fields f, yee_dims d, yee_real cb_q, yee_real cb_r,
+                            yee_cpml_axis pa, int axis, yee_real *YEE_RESTRICT psi_q,
+                            yee_real *YEE_RESTRICT psi_r, int64_t l, int i, int j, int k)
+{
+    yee_cpml_e_half(f, d, cb_q, pa, axis, 0, psi_q, l, i, j, k);
+    yee_cpml_e_half(f, d, cb_r, pa, axis, 1, psi_r, l, i, j, k);
 }
 
 /* The CPML correction of E with per-cell materials (yee_cpml_e_coef with looked-up cb). */
@@ -270,23 +284,33 @@ YEE_HD void yee_cpml_e(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, 
 
 /* CPML correction of H in a slab normal to `axis`. Faraday has H_q ~ +dE_r/dp and
  * H_r ~ -dE_q/dp, so
- *   psi_q = b psi_q + a (E_r(p+1) - E_r(p)),  H_q += dt psi_q
- *   psi_r = b psi_r + a (E_q(p+1) - E_q(p)),  H_r -= dt psi_r                                 */
-YEE_HD void yee_cpml_h(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, int axis,
-                       yee_real *YEE_RESTRICT psi_q, yee_real *YEE_RESTRICT psi_r, int64_t l,
-                       int i, int j, int k)
+ *   half 0:  psi_q = b psi_q + a (E_r(p+1) - E_r(p)),  H_q += dt psi_q
+ *   half 1:  psi_r = b psi_r + a (E_q(p+1) - E_q(p)),  H_r -= dt psi_r
+ * independent halves, as for E (yee_cpml_e_half). */
+YEE_HD void yee_cpml_h_half(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, int axis,
+                            int half, yee_real *YEE_RESTRICT psi, int64_t l, int i, int j, int k)
 {
     const int q = (axis + 1) % 3, r = (axis + 2) % 3;
     const int64_t c = yee_idx(d, i, j, k);
     const int64_t s = d.stride[axis];
     const int p = yee_axis_pos(axis, i, j, k);
     const yee_real b = pa.bh[p], a = pa.ah[p];
-    const yee_real pq = b * psi_q[l] + a * (f.e[r][c + s] - f.e[r][c]);
-    const yee_real pr = b * psi_r[l] + a * (f.e[q][c + s] - f.e[q][c]);
-    psi_q[l] = pq;
-    psi_r[l] = pr;
-    f.h[q][c] += ch * pq;
-    f.h[r][c] -= ch * pr;
+    const int from = half ? q : r;
+    const yee_real v = b * psi[l] + a * (f.e[from][c + s] - f.e[from][c]);
+    psi[l] = v;
+    if (half)
+        f.h[r][c] -= ch * v;
+    else
+        f.h[q][c] += ch * v;
+}
+
+/* Both halves: the correction of a 3-D cell. */
+YEE_HD void yee_cpml_h(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, int axis,
+                       yee_real *YEE_RESTRICT psi_q, yee_real *YEE_RESTRICT psi_r, int64_t l,
+                       int i, int j, int k)
+{
+    yee_cpml_h_half(f, d, ch, pa, axis, 0, psi_q, l, i, j, k);
+    yee_cpml_h_half(f, d, ch, pa, axis, 1, psi_r, l, i, j, k);
 }
 
 /* A PEC wall on the low face of `axis` lies on the node plane p = 0: the two E components
@@ -295,8 +319,11 @@ YEE_HD void yee_cpml_h(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, 
 YEE_HD void yee_pec_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
 {
     const int64_t c = yee_idx(d, i, j, k);
-    f.e[(axis + 1) % 3][c] = YEE_R(0.0);
-    f.e[(axis + 2) % 3][c] = YEE_R(0.0);
+    yee_real *q = f.e[(axis + 1) % 3], *r = f.e[(axis + 2) % 3];
+    if (q) /* NULL: a component a 2-D run of one polarization does not have (yee_fields) */
+        q[c] = YEE_R(0.0);
+    if (r)
+        r[c] = YEE_R(0.0);
 }
 
 /* A PMC wall (a magnetic mirror) on the low face of `axis` lies on the node plane p = 0, like a
@@ -308,9 +335,11 @@ YEE_HD void yee_pec_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
 YEE_HD void yee_pmc_low(yee_fields f, yee_dims d, int axis, int i, int j, int k)
 {
     const int64_t c = yee_idx(d, i, j, k), s = d.stride[axis];
-    const int q = (axis + 1) % 3, r = (axis + 2) % 3;
-    f.h[q][c - s] = -f.h[q][c];
-    f.h[r][c - s] = -f.h[r][c];
+    yee_real *q = f.h[(axis + 1) % 3], *r = f.h[(axis + 2) % 3];
+    if (q) /* NULL: not in this 2-D run's polarization (yee_fields) */
+        q[c - s] = -q[c];
+    if (r)
+        r[c - s] = -r[c];
 }
 
 /* A point current J (already divided by the cell volume, normalized units) in E component

@@ -17,6 +17,14 @@ typedef enum yee_component {
  * Ex, Ey; in 2-D the two never couple. Bits, so that TM | TE is both. */
 enum { YEE_POL_BOTH = 0, YEE_POL_TM = 1, YEE_POL_TE = 2 };
 
+/* 1 when a run of polarization pol (YEE_POL_*) has component c: TM Ez, Hx, Hy; TE Hz, Ex, Ey;
+ * YEE_POL_BOTH (every 3-D run) all six. */
+static inline int yee_pol_has(int pol, int c)
+{
+    const int tm = c == YEE_EZ || c == YEE_HX || c == YEE_HY;
+    return pol == YEE_POL_BOTH || (pol == YEE_POL_TM ? tm : !tm);
+}
+
 /* 1 for Ex, Ey, Ez (time n), 0 for Hx, Hy, Hz (time n + 1/2). */
 #define YEE_IS_ELECTRIC(c) ((c) < YEE_HX)
 

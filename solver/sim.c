@@ -141,7 +141,7 @@ size_t yee_sim_bytes_estimate(const yee_config *cfg)
             sl->hi[a] = cfg->pml_cells[a][side];
         }
     /* complex fields (Bloch) hold the backend's arrays twice */
-    return (cfg->complex_fields ? 2 : 1) * yee_backend_bytes_needed(d, nslabs, slabs) +
+    return (cfg->complex_fields ? 2 : 1) * yee_backend_bytes_needed(d, cfg->pol2d, nslabs, slabs) +
            yee_sim_deck_bytes_estimate(cfg);
 }
 
@@ -159,7 +159,7 @@ static int check_host_memory(yee_sim *s, const int n_local[3], yee_err *err)
     const yee_dims d = yee_dims_of(n_local, s->cfg->two_d);
     const double cells = (double)yee_dims_cells(d);
     const size_t grid = (size_t)(3.0 * cells) +
-                        (s->cfg->complex_fields ? 2 : 1) * s->be->host_bytes(d, 0, NULL);
+                        (s->cfg->complex_fields ? 2 : 1) * s->be->host_bytes(d, s->cfg->pol2d, 0, NULL);
     /* what grows with the deck rather than the block, counted whole on every rank (an upper
      * bound): a run that `yee check` refuses must not start, allocate lazily and be killed */
     const size_t deck = yee_sim_deck_bytes_estimate(s->cfg);

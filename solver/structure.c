@@ -106,12 +106,13 @@ static int build_media(const yee_config *cfg, yee_structure *g, yee_err *err)
         for (int q = 0; q < cfg->materials[m].npoles; q++)
             g->pcoef[pole0[m] + q] = yee_pole_coefficients(&cfg->materials[m].poles[q], cfg->dt);
 
-    /* Dispersive nodes: interior nodes whose entry is a bulk dispersive material. Two passes
-     * (count, fill); polarization slots 2 per pole. */
+    /* Dispersive nodes: interior nodes whose entry is a bulk dispersive material, of the
+     * components the run has (a 2-D run of one polarization keeps three). Two passes (count,
+     * fill); polarization slots 2 per pole. */
     for (int pass = 0; pass < 2; pass++) {
         int64_t nd = 0, np = 0;
         for (int c = 0; c < 3; c++)
-            for (int k = 0; k < n[2]; k++)
+            for (int k = 0; k < n[2] && yee_pol_has(cfg->pol2d, c); k++)
                 for (int j = 0; j < n[1]; j++)
                     for (int i = 0; i < n[0]; i++) {
                         const int64_t idx = yee_idx(s->dims, i, j, k);

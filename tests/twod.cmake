@@ -30,3 +30,13 @@ foreach(pol tm te)
 '${YEE_PYTHON}' '${CMAKE_CURRENT_LIST_DIR}/mpi/same_fields.py' \
 '${YEE_TWOD_POL_DIR}/${pol}/both/rod2d.h5' '${YEE_TWOD_POL_DIR}/${pol}/one/rod2d.h5' ${pol}")
 endforeach()
+# ... and stores only those three (and their CPML halves): the memory yee run reports.
+yee_add_test(NAME twod_polarization_memory LABELS physics TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/twod/check_memory.py $<TARGET_FILE:yee>
+          ${CMAKE_CURRENT_LIST_DIR}/twod/rod2d.cfg ${CMAKE_CURRENT_BINARY_DIR}/twod_memory)
+# A TM run's checkpoint has no parts for Ex, Ey, Hz and the CPML halves it does not keep: stopped
+# by SIGTERM and restarted, it gives the uninterrupted run's file bit for bit.
+yee_add_test(NAME checkpoint_twod_tm LABELS unit TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/checkpoint/restart.py $<TARGET_FILE:yee>
+          ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt_tm2d.cfg
+          ${CMAKE_CURRENT_BINARY_DIR}/twod_checkpoint term)

@@ -107,14 +107,17 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "%d materials (at most %d)", s->nmat,
                         YEE_MAX_MATERIALS);
     YEE_TRY(yee_backend_check_host_memory(
-        yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs), err));
+        yee_backend_bytes_needed(s->dims, s->pol2d, s->nslabs, s->slabs), err));
     cpu_ctx *c = (cpu_ctx *)calloc(1, sizeof *c);
     if (!c)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the CPU backend");
     c->d = s->dims;
     c->total = yee_dims_cells(s->dims);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);
+    c->pol2d = s->dims.stride[2] == 0 ? s->pol2d : YEE_POL_BOTH;
     for (int a = 0; a < 6; a++) {
+        if (!yee_pol_has(c->pol2d, a))
+            continue; /* not in this 2-D run's polarization: NULL, never read or written */
         const size_t skew = (size_t)a * CPU_SKEW;
         c->fblock[a] = alloc_zeroed(fbytes + skew, &c->bytes);
         if (!c->fblock[a])
@@ -183,11 +186,15 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         sl->box = s->slabs[k];
         slab_cells[k] = yee_slab_cells(&sl->box, sl->w);
         for (int q = 0; q < 2; q++) {
-            sl->psi_e[q] = (yee_real *)alloc_zeroed((size_t)slab_cells[k] * sizeof(yee_real),
-                                                    &c->bytes);
-            sl->psi_h[q] = (yee_real *)alloc_zeroed((size_t)slab_cells[k] * sizeof(yee_real),
-                                                    &c->bytes);
-            if (!sl->psi_e[q] || !sl->psi_h[q])
+            /* half q of the slab's CPML writes E (and H) component axis + 1 + q: a 2-D run of
+             * one polarization keeps only the halves of its components (yee_cpml_e_half) */
+            const int comp = (sl->box.axis + 1 + q) % 3;
+            const size_t bytes = (size_t)slab_cells[k] * sizeof(yee_real);
+            sl->psi_e[q] = NULL;
+            sl->psi_h[q] = NULL;
+            if (c->f.e[comp] && !(sl->psi_e[q] = (yee_real *)alloc_zeroed(bytes, &c->bytes)))
+                goto nomem;
+            if (c->f.h[comp] && !(sl->psi_h[q] = (yee_real *)alloc_zeroed(bytes, &c->bytes)))
                 goto nomem;
             psi[k][q] = sl->psi_e[q];
             psi[k][2 + q] = sl->psi_h[q];
@@ -197,7 +204,6 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         c->pec_low[a] = s->pec_low[a];
         c->pmc_low[a] = s->pmc_low[a];
     }
-    c->pol2d = s->dims.stride[2] == 0 ? s->pol2d : YEE_POL_BOTH;
     c->pair_rows = s->tuning.cpu_band_rows;
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
@@ -216,7 +222,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     *out = c;
     return YEE_OK;
 nomem: {
-    size_t want = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
+    size_t want = yee_backend_bytes_needed(s->dims, s->pol2d, s->nslabs, s->slabs);
     cpu_destroy(c);
     return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB of host memory for the fields",
                     (double)want / 1048576.0);
@@ -404,6 +410,8 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
     const yee_dft_region r = q->r;
     const int64_t nx = r.count[0], ny = r.count[1];
     double *re = q->re, *im = q->im;
+    if (!yee_component_array(c->f, r.comp))
+        return YEE_OK; /* not in this 2-D run: the sums of a zero field stay zero */
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = 0; k < r.count[2]; k++)
         for (int j = 0; j < r.count[1]; j++)
@@ -477,6 +485,11 @@ static int cpu_halo(cpu_ctx *c, yee_field_kind kind, int axis, int layer, yee_re
     for (int q = 0; q < 2; q++) {
         yee_real *a = arr[(axis + 1 + q) % 3];
         yee_real *b = buf + (int64_t)q * nf * ns;
+        if (!a) { /* not in this 2-D run: zeros out, nothing in */
+            if (pack)
+                memset(b, 0, (size_t)nf * (size_t)ns * sizeof(yee_real));
+            continue;
+        }
 #pragma omp parallel for schedule(static)
         for (int t = 0; t < ns; t++)
             for (int s = 0; s < nf; s++) {
@@ -522,8 +535,10 @@ static void cpu_halo_free(void *vctx, void *buf)
 int cpu_gather(void *vctx, int n, const yee_sample *pts, yee_real *out, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
-    for (int s = 0; s < n; s++)
-        out[s] = yee_component_array(c->f, pts[s].comp)[yee_idx(c->d, pts[s].i, pts[s].j, pts[s].k)];
+    for (int s = 0; s < n; s++) {
+        const yee_real *a = yee_component_array(c->f, pts[s].comp);
+        out[s] = a ? a[yee_idx(c->d, pts[s].i, pts[s].j, pts[s].k)] : YEE_R(0.0);
+    }
     return YEE_OK;
 }
 
@@ -532,6 +547,10 @@ static int cpu_download(void *vctx, int comp, const int lo[3], const int count[3
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     const yee_real *a = yee_component_array(c->f, comp);
+    if (!a) { /* not in this 2-D run: a zero field */
+        memset(out, 0, (size_t)count[0] * count[1] * count[2] * sizeof(yee_real));
+        return YEE_OK;
+    }
     for (int k = 0; k < count[2]; k++)
         for (int j = 0; j < count[1]; j++)
             memcpy(out + ((int64_t)k * count[1] + j) * count[0],
@@ -549,12 +568,17 @@ static int cpu_norms(void *vctx, yee_norms *out, yee_err *err)
     for (int k = 0; k < d.n[2]; k++)
         for (int j = 0; j < d.n[1]; j++) {
             const int64_t row = yee_idx(d, 0, j, k);
-            for (int comp = 0; comp < 3; comp++)
-                for (int i = 0; i < d.n[0]; i++) {
-                    const double ev = c->f.e[comp][row + i], hv = c->f.h[comp][row + i];
+            for (int comp = 0; comp < 3; comp++) {
+                const yee_real *ea = c->f.e[comp], *ha = c->f.h[comp]; /* NULL: not in 2-D */
+                for (int i = 0; ea && i < d.n[0]; i++) {
+                    const double ev = ea[row + i];
                     e2 += ev * ev;
+                }
+                for (int i = 0; ha && i < d.n[0]; i++) {
+                    const double hv = ha[row + i];
                     h2 += hv * hv;
                 }
+            }
         }
     /* NaN/Inf propagate into the sums; only then search for the first bad cell. */
     const int bad = !isfinite(e2) || !isfinite(h2);
@@ -567,7 +591,8 @@ static int cpu_norms(void *vctx, yee_norms *out, yee_err *err)
             for (int j = 0; j < d.n[1]; j++)
                 for (int i = 0; i < d.n[0]; i++)
                     for (int comp = 0; comp < 6; comp++)
-                        if (!isfinite(yee_component_array(c->f, comp)[yee_idx(d, i, j, k)])) {
+                        if (yee_component_array(c->f, comp) &&
+                            !isfinite(yee_component_array(c->f, comp)[yee_idx(d, i, j, k)])) {
                             out->bad_comp = comp;
                             out->bad_i = i;
                             out->bad_j = j;
@@ -637,6 +662,8 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
         return YEE_FAIL(err, YEE_ERR_UNSUPPORTED, "no checkpoint part %d (backend has %d)", p,
                         L->nparts);
     const size_t bytes = (size_t)L->len[p] * sizeof(yee_real);
+    if (bytes == 0) /* a part a 2-D run of one polarization does not have */
+        return YEE_OK;
     if (set)
         memcpy(L->part[p], buf, bytes);
     else

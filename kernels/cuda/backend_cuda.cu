@@ -98,6 +98,8 @@ struct cuda_ctx {
     void *halo_dev[HALO_BUFS];   /* halo_alloc'd device buffers (CUDA-aware MPI), NULL: free */
     copy_slot copies[COPY_SLOTS];
     yee_state_layout state;   /* the checkpoint parts (device pointers) */
+    int pol2d;                /* setup.pol2d in a 2-D run, else YEE_POL_BOTH: the components
+                               * kept (the others are NULL in f, read as zero, never written) */
 };
 
 /* ---- kernels: index maps only ---- */
@@ -112,20 +114,31 @@ __device__ bool box_cell(const yee_box &b, int &i, int &j, int &k)
     return i < b.hi[0] && j < b.hi[1] && k < b.hi[2];
 }
 
-__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee_box b)
+/* pol: YEE_POL_BOTH the 3-D update; a 2-D run of one polarization its three components. */
+__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee_box b, int pol)
 {
     int i, j, k;
     if (!box_cell(b, i, j, k)) /* guard */
         return;
-    yee_update_h(f, d, L, ch, i, j, k);
+    if (pol == YEE_POL_TM)
+        yee_update_h_tm2d(f, d, L, ch, i, j, k);
+    else if (pol == YEE_POL_TE)
+        yee_update_hz(f, d, L, ch, i, j, k);
+    else
+        yee_update_h(f, d, L, ch, i, j, k);
 }
 
-__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m, yee_box b)
+__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m, yee_box b, int pol)
 {
     int i, j, k;
     if (!box_cell(b, i, j, k))
         return;
-    yee_update_e(f, d, L, m, i, j, k);
+    if (pol == YEE_POL_TM)
+        yee_update_ez_coef(f, d, L, yee_media_ecoef(m, yee_idx(d, i, j, k)), i, j, k);
+    else if (pol == YEE_POL_TE)
+        yee_update_e_te2d_coef(f, d, L, yee_media_ecoef(m, yee_idx(d, i, j, k)), i, j, k);
+    else
+        yee_update_e(f, d, L, m, i, j, k);
 }
 
 /* The cells of box b (inside slab s) of a CPML slab; psi is indexed over the whole slab. */
@@ -141,7 +154,16 @@ __global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_ax
     int i, j, k;
     if (!box_cell(b, i, j, k))
         return;
-    yee_cpml_h(f, d, ch, pa, s.axis, psi_q, psi_r, slab_index(s, i, j, k), i, j, k);
+    const int64_t l = slab_index(s, i, j, k);
+    if (psi_q && psi_r) {
+        yee_cpml_h(f, d, ch, pa, s.axis, psi_q, psi_r, l, i, j, k);
+        return;
+    }
+    /* a 2-D run of one polarization keeps one half of the slab (yee_cpml_h_half) */
+    if (psi_q)
+        yee_cpml_h_half(f, d, ch, pa, s.axis, 0, psi_q, l, i, j, k);
+    if (psi_r)
+        yee_cpml_h_half(f, d, ch, pa, s.axis, 1, psi_r, l, i, j, k);
 }
 
 __global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, yee_slab s,
@@ -150,7 +172,16 @@ __global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_ax
     int i, j, k;
     if (!box_cell(b, i, j, k))
         return;
-    yee_cpml_e(f, d, m, pa, s.axis, psi_q, psi_r, slab_index(s, i, j, k), i, j, k);
+    const int64_t l = slab_index(s, i, j, k);
+    if (psi_q && psi_r) {
+        yee_cpml_e(f, d, m, pa, s.axis, psi_q, psi_r, l, i, j, k);
+        return;
+    }
+    const int64_t c = yee_idx(d, i, j, k);
+    if (psi_q)
+        yee_cpml_e_half(f, d, m.cb[m.mat[(s.axis + 1) % 3][c]], pa, s.axis, 0, psi_q, l, i, j, k);
+    if (psi_r)
+        yee_cpml_e_half(f, d, m.cb[m.mat[(s.axis + 2) % 3][c]], pa, s.axis, 1, psi_r, l, i, j, k);
 }
 
 /* One thread per dispersive node (those in box b): P^{n+1} from E^n (before e_kernel). */
@@ -196,6 +227,8 @@ __global__ void sources_kernel(yee_fields f, yee_dims d, yee_media m, int n,
         return;
     const int64_t c = yee_idx(d, src[s].i, src[s].j, src[s].k);
     const int comp = src[s].comp;
+    if (!yee_component_array(f, comp))
+        return; /* not in this 2-D run (io/deck.c refuses such sources; TFSF leaves them out) */
     /* atomic: two entries may hit one cell (overlapping sources); the arithmetic is yee_cell.h's */
     if (comp < 3)
         atomicAdd(&f.e[comp][c], yee_current_delta(m, comp, c, src[s].j_value));
@@ -235,8 +268,8 @@ __global__ void halo_kernel(yee_fields f, yee_dims d, int kind, int axis, int la
     const int64_t idx = yee_idx(d, ijk[0], ijk[1], ijk[2]);
     const int64_t o = (int64_t)q * nf * ns + (int64_t)t * nf + s;
     if (pack)
-        buf[o] = a[idx];
-    else
+        buf[o] = a ? a[idx] : YEE_R(0.0); /* NULL: not in this 2-D run, a zero field */
+    else if (a)
         a[idx] = buf[o];
 }
 
@@ -246,7 +279,8 @@ __global__ void gather_kernel(yee_fields f, yee_dims d, int n, const yee_sample 
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= n)
         return;
-    out[s] = yee_component_array(f, pts[s].comp)[yee_idx(d, pts[s].i, pts[s].j, pts[s].k)];
+    const yee_real *a = yee_component_array(f, pts[s].comp);
+    out[s] = a ? a[yee_idx(d, pts[s].i, pts[s].j, pts[s].k)] : YEE_R(0.0);
 }
 
 /* Component comp on box b into out (x fastest, relative to b.lo). */
@@ -256,8 +290,9 @@ __global__ void box_kernel(yee_fields f, yee_dims d, int comp, yee_box b, yee_re
     if (!box_cell(b, i, j, k))
         return;
     const int64_t c0 = b.hi[0] - b.lo[0], c1 = b.hi[1] - b.lo[1];
+    const yee_real *a = yee_component_array(f, comp);
     out[((int64_t)(k - b.lo[2]) * c1 + (j - b.lo[1])) * c0 + (i - b.lo[0])] =
-        yee_component_array(f, comp)[yee_idx(d, i, j, k)];
+        a ? a[yee_idx(d, i, j, k)] : YEE_R(0.0);
 }
 
 /* Sums of squares over the interior, one thread per cell in linear order (blocks of whole warps:
@@ -273,7 +308,8 @@ __global__ void norms_kernel(yee_fields f, yee_dims d, int64_t cells, double *su
         const int k = (int)(lin / ((int64_t)d.n[0] * d.n[1]));
         const int64_t c = yee_idx(d, i, j, k);
         for (int q = 0; q < 3; q++) {
-            const double ev = f.e[q][c], hv = f.h[q][c];
+            /* NULL: not in this 2-D run, a zero field */
+            const double ev = f.e[q] ? f.e[q][c] : 0.0, hv = f.h[q] ? f.h[q][c] : 0.0;
             e2 += ev * ev;
             h2 += hv * hv;
             if (!isfinite(ev) || !isfinite(hv))
@@ -444,7 +480,7 @@ static int select_device(int node_rank, yee_err *err)
 static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
 {
     YEE_TRY(select_device(s->node_rank, err));
-    const size_t need = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
+    const size_t need = yee_backend_bytes_needed(s->dims, s->pol2d, s->nslabs, s->slabs);
     size_t free_b = 0, total_b = 0;
     CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));
     if (need > free_b)
@@ -455,9 +491,13 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
     c->d = s->dims;
     c->total = yee_dims_cells(s->dims);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);
+    c->pol2d = s->dims.stride[2] == 0 ? s->pol2d : YEE_POL_BOTH;
     for (int a = 0; a < 3; a++) {
-        YEE_TRY(dev_alloc(c, (void **)&c->f.e[a], fbytes, err));
-        YEE_TRY(dev_alloc(c, (void **)&c->f.h[a], fbytes, err));
+        /* a component not in this 2-D run's polarization stays NULL */
+        if (yee_pol_has(c->pol2d, a))
+            YEE_TRY(dev_alloc(c, (void **)&c->f.e[a], fbytes, err));
+        if (yee_pol_has(c->pol2d, 3 + a))
+            YEE_TRY(dev_alloc(c, (void **)&c->f.h[a], fbytes, err));
         YEE_TRY(dev_alloc(c, (void **)&c->d_mat[a], (size_t)c->total, err));
         if (s->mat[a])
             CUDA_TRY(err, cudaMemcpy(c->d_mat[a], s->mat[a], (size_t)c->total,
@@ -495,8 +535,12 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
         slab_cells[k] = yee_slab_cells(&sl->box, sl->w);
         const size_t bytes = (size_t)slab_cells[k] * sizeof(yee_real);
         for (int q = 0; q < 2; q++) {
-            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_e[q], bytes, err));
-            YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_h[q], bytes, err));
+            /* half q writes component axis + 1 + q: kept only with that component */
+            const int comp = (sl->box.axis + 1 + q) % 3;
+            if (c->f.e[comp])
+                YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_e[q], bytes, err));
+            if (c->f.h[comp])
+                YEE_TRY(dev_alloc(c, (void **)&sl->d_psi_h[q], bytes, err));
             psi[k][q] = sl->d_psi_e[q];
             psi[k][2 + q] = sl->d_psi_h[q];
         }
@@ -550,7 +594,7 @@ static int stage_h_curl(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     launch_dims sh = box_shape(b);
-    h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media.ch, b);
+    h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media.ch, b, c->pol2d);
     YEE_TRY(launched(c, err, "h_kernel"));
     for (int s = 0; s < c->nslabs; s++) {
         cuda_slab *sl = &c->slabs[s];
@@ -579,7 +623,7 @@ static int stage_e_curl(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     launch_dims sh = box_shape(b);
-    e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media, b);
+    e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media, b, c->pol2d);
     YEE_TRY(launched(c, err, "e_kernel"));
     for (int s = 0; s < c->nslabs; s++) {
         cuda_slab *sl = &c->slabs[s];
@@ -730,6 +774,8 @@ static int cuda_dft_accumulate(void *vctx, int id, const double *ph, yee_err *er
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     cuda_dft *q = &c->dft[id];
+    if (!yee_component_array(c->f, q->r.comp))
+        return YEE_OK; /* not in this 2-D run: the sums of a zero field stay zero */
     void *d_ph;
     YEE_TRY(upload(c, ph, 2 * (size_t)q->r.nfreq * sizeof(double), &d_ph, err));
     const yee_box nodes_box = box_at(q->r.lo, q->r.count);
@@ -1017,9 +1063,10 @@ static int cuda_copy_bandwidth(double *bytes_per_s, yee_err *err)
 }
 
 /* Fields live on the device; the host keeps only staging buffers allocated on demand. */
-static size_t cuda_host_bytes(yee_dims d, int nslabs, const yee_slab *slabs)
+static size_t cuda_host_bytes(yee_dims d, int pol2d, int nslabs, const yee_slab *slabs)
 {
     (void)d;
+    (void)pol2d;
     (void)nslabs;
     (void)slabs;
     return 0;
@@ -1046,6 +1093,8 @@ static int cuda_state_transfer(void *vctx, int p, void *buf, int set, yee_err *e
         return yee_fail(err, YEE_ERR_UNSUPPORTED, "no checkpoint part %d (backend has %d)", p,
                         L->nparts);
     const size_t bytes = (size_t)L->len[p] * sizeof(yee_real);
+    if (bytes == 0) /* a part a 2-D run of one polarization does not have */
+        return YEE_OK;
     if (set)
         CUDA_TRY(err, cudaMemcpy(L->part[p], buf, bytes, cudaMemcpyHostToDevice));
     else

@@ -10,6 +10,7 @@
  * copy_bandwidth (it allocates 2 GiB), MPI and decks (tests/backends_agree.py). Exit 77
  * where no CUDA backend can run.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +29,9 @@ static const char *const comp_name[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
 
 /* ---- the random setup ------------------------------------------------------------------- */
 
-/* One test case: the grid, CPML slab cells per face (0: none), PEC walls, dispersive nodes. */
+/* One test case: the grid, CPML slab cells per face (0: none), PEC walls, dispersive nodes;
+ * pol2d YEE_POL_TM or _TE: a 2-D run (n[2] = 1, z stride 0) of that polarization, whose other
+ * three components the backends do not store. */
 typedef struct geom {
     const char *label;
     int n[3];
@@ -36,6 +39,7 @@ typedef struct geom {
     int pec[3];
     int ndisp;
     uint64_t seed;
+    int pol2d;
 } geom;
 
 enum { NMAT = 5, MAX_DISP = 16, NPCOEF = 4 };
@@ -110,7 +114,7 @@ static void build_disp(const geom *g, test_rng *r, owned *o)
                 ijk[a] = q == 0 ? 0 : q == 1 ? g->n[a] - 1 : test_below(r, g->n[a]);
             nd->comp = test_below(r, 3);
             nd->c = yee_idx(s->dims, ijk[0], ijk[1], ijk[2]);
-        } while (disp_taken(o->disp, q, nd));
+        } while (disp_taken(o->disp, q, nd) || !yee_pol_has(s->pol2d, nd->comp));
         nd->npole = 1 + test_below(r, 3);
         nd->pole0 = test_below(r, NPCOEF - nd->npole + 1);
         nd->p_off = off;
@@ -128,7 +132,13 @@ static void build(const geom *g, test_rng *r, owned *o)
 {
     memset(o, 0, sizeof *o);
     yee_setup *s = &o->s;
-    build_materials(g, r, o, test_dims(s, g->n));
+    int64_t total = test_dims(s, g->n);
+    if (g->pol2d != YEE_POL_BOTH) {
+        s->dims = yee_dims_of(g->n, 1);
+        s->pol2d = g->pol2d;
+        total = yee_dims_cells(s->dims);
+    }
+    build_materials(g, r, o, total);
     o->lines = test_lines_slabs_walls(s, r, g->pml, g->pec);
     build_disp(g, r, o);
 }
@@ -208,9 +218,10 @@ static void describe_value(const yee_setup *s, int p, long q, char *out, size_t 
 {
     static const char *const psi[4] = {"psi_e[0]", "psi_e[1]", "psi_h[0]", "psi_h[1]"};
     if (p < 6) {
-        const long sy = (long)s->dims.stride[1], sz = (long)s->dims.stride[2];
+        const long sy = (long)s->dims.stride[1];
+        const long sz = s->dims.stride[2] ? (long)s->dims.stride[2] : LONG_MAX; /* 2-D */
         snprintf(out, cap, "%s, cell (%ld, %ld, %ld)", comp_name[p], q % sy - YEE_HALO,
-                 q % sz / sy - YEE_HALO, q / sz - YEE_HALO);
+                 q % sz / sy - YEE_HALO, s->dims.stride[2] ? q / sz - YEE_HALO : 0);
     } else if (p < 6 + 4 * s->nslabs) {
         const yee_slab *sl = &s->slabs[(p - 6) / 4];
         const long w0 = sl->hi[0] - sl->lo[0], w1 = sl->hi[1] - sl->lo[1];
@@ -268,6 +279,11 @@ static int fill_random(twin *t)
 /* Component comp (a state part) of the CPU backend into t->buf[CPU]; the values of the cells. */
 static const yee_real *cpu_component(twin *t, int comp)
 {
+    if (t->be[CPU]->state_part_bytes(t->ctx[CPU], comp) == 0) {
+        /* not stored (a 2-D run of one polarization): the ops read it as zero */
+        memset(t->buf[CPU], 0, (size_t)yee_dims_cells(t->s->dims) * sizeof(yee_real));
+        return (const yee_real *)t->buf[CPU];
+    }
     if (call_failed(t, CPU, t->be[CPU]->state_transfer(t->ctx[CPU], comp, t->buf[CPU], 0, &t->err),
                     "state_transfer get"))
         return NULL;
@@ -282,19 +298,30 @@ static void check_meta(twin *t)
     const yee_setup *s = t->s;
     int bad = t->be[CUDA]->state_parts(t->ctx[CUDA]) != t->parts ||
               t->parts != 6 + 4 * s->nslabs + (s->ndisp > 0);
+    /* a 2-D run of one polarization stores its three components and, per slab, the CPML half
+     * of each (psi part 6 + 4 s + q: E half q, then H half q-2, writing component axis+1+half) */
+    int stored_bad = 0;
     for (int p = 0; p < t->parts && !bad; p++) {
         const size_t b0 = t->be[CPU]->state_part_bytes(t->ctx[CPU], p);
-        bad |= b0 == 0 || b0 != t->be[CUDA]->state_part_bytes(t->ctx[CUDA], p);
+        bad |= b0 != t->be[CUDA]->state_part_bytes(t->ctx[CUDA], p);
+        int comp = p; /* the field component the part holds or writes; -1: polarizations */
+        if (p >= 6 && p < 6 + 4 * s->nslabs) {
+            const int q = (p - 6) % 4, axis = s->slabs[(p - 6) / 4].axis;
+            comp = (q < 2 ? 0 : 3) + (axis + 1 + q % 2) % 3;
+        } else if (p >= 6)
+            comp = -1;
+        stored_bad |= (b0 > 0) != (comp < 0 || yee_pol_has(s->pol2d, comp));
     }
     verdict(t, "state_parts and state_part_bytes equal", bad);
+    verdict(t, "only the components of the run's polarization are stored", stored_bad);
     const size_t m0 = t->be[CPU]->bytes(t->ctx[CPU]), m1 = t->be[CUDA]->bytes(t->ctx[CUDA]);
     if (!(m0 > 0 && m1 > 0))
         printf("  %s: bytes: cpu %zu, cuda %zu\n", t->label, m0, m1);
     verdict(t, "bytes > 0", !(m0 > 0 && m1 > 0));
     /* the CPU holds the whole state in host memory, a GPU at most that (staging buffers) */
-    const size_t need = yee_backend_bytes_needed(s->dims, s->nslabs, s->slabs);
-    const size_t h0 = t->be[CPU]->host_bytes(s->dims, s->nslabs, s->slabs);
-    const size_t h1 = t->be[CUDA]->host_bytes(s->dims, s->nslabs, s->slabs);
+    const size_t need = yee_backend_bytes_needed(s->dims, s->pol2d, s->nslabs, s->slabs);
+    const size_t h0 = t->be[CPU]->host_bytes(s->dims, s->pol2d, s->nslabs, s->slabs);
+    const size_t h1 = t->be[CUDA]->host_bytes(s->dims, s->pol2d, s->nslabs, s->slabs);
     if (!(h0 == need && h1 <= h0))
         printf("  %s: host_bytes: cpu %zu, cuda %zu, bytes_needed %zu\n", t->label, h0, h1, need);
     verdict(t, "host_bytes (cpu: bytes_needed, cuda: no more)", !(h0 == need && h1 <= h0));
@@ -1018,31 +1045,40 @@ static void plant(twin *t, int comp, int i, int j, int k, yee_real value)
 }
 
 /* Norms of finite fields, then with non-finite values planted: in a ghost cell (not counted),
- * at the last cell, then earlier cells, each time the first in (k, j, i, component) order. */
+ * at the last cell, then earlier cells, each time the first in (k, j, i, component) order. The
+ * components planted are ones the run stores (2-D TM: Ez, Hy, Ez; TE: Ey, Hz, Ex). */
 static void check_norms(twin *t)
 {
     const int *n = t->s->dims.n;
+    const int pol = t->s->pol2d;
+    const int last = pol == YEE_POL_TE ? C_EY : C_EZ, earlier = pol == YEE_POL_TE ? C_HZ : C_HY;
+    const int lower = pol == YEE_POL_TM ? C_EZ : C_EX;
+    char op[120];
     check_norms_now(t, "norms (finite fields)", NULL);
     plant(t, C_HX, -1, 0, n[2] - 1, (yee_real)NAN);
     check_norms_now(t, "norms with a NaN in a ghost cell (interior only: finite)", NULL);
     yee_norms want;
     memset(&want, 0, sizeof want);
     want.nonfinite = 1;
-    want.bad_comp = C_EZ;
+    want.bad_comp = last;
     want.bad_i = n[0] - 1;
     want.bad_j = n[1] - 1;
     want.bad_k = n[2] - 1;
     plant(t, want.bad_comp, want.bad_i, want.bad_j, want.bad_k, (yee_real)INFINITY);
-    check_norms_now(t, "norms with an Inf in Ez at the last cell", &want);
-    want.bad_comp = C_HY;
+    snprintf(op, sizeof op, "norms with an Inf in %s at the last cell", comp_name[last]);
+    check_norms_now(t, op, &want);
+    want.bad_comp = earlier;
     want.bad_i = n[0] / 2;
     want.bad_j = n[1] / 2;
     want.bad_k = n[2] / 3;
     plant(t, want.bad_comp, want.bad_i, want.bad_j, want.bad_k, (yee_real)NAN);
-    check_norms_now(t, "norms with a NaN in Hy at an earlier cell", &want);
-    want.bad_comp = C_EX;
+    snprintf(op, sizeof op, "norms with a NaN in %s at an earlier cell", comp_name[earlier]);
+    check_norms_now(t, op, &want);
+    want.bad_comp = lower;
     plant(t, want.bad_comp, want.bad_i, want.bad_j, want.bad_k, (yee_real)-NAN);
-    check_norms_now(t, "norms with a NaN in Ex there too (the lower component)", &want);
+    snprintf(op, sizeof op, "norms with a NaN in %s there too (the lower component)",
+             comp_name[lower]);
+    check_norms_now(t, op, &want);
     check_state(t, "planting the non-finite values");
 }
 
@@ -1120,16 +1156,22 @@ int main(void)
     }
     const geom cases[] = {
         /* CPML on x low, y high, z both; PEC on y; dispersive nodes */
-        {"13x9x7", {13, 9, 7}, {{3, 0}, {0, 2}, {2, 2}}, {0, 1, 0}, 12, 0x9e3779b97f4a7c15ull},
+        {"13x9x7", {13, 9, 7}, {{3, 0}, {0, 2}, {2, 2}}, {0, 1, 0}, 12, 0x9e3779b97f4a7c15ull, YEE_POL_BOTH},
         /* one cell wide in x, a slab across all of x; PEC on z */
-        {"1x11x8", {1, 11, 8}, {{1, 0}, {3, 0}, {0, 2}}, {0, 0, 1}, 8, 0xd1b54a32d192ed03ull},
+        {"1x11x8", {1, 11, 8}, {{1, 0}, {3, 0}, {0, 2}}, {0, 0, 1}, 8, 0xd1b54a32d192ed03ull, YEE_POL_BOTH},
         /* no dispersive nodes: the CPU's advance runs its wavefront, not the fused sweep */
         {"13x9x7 no ADE",
          {13, 9, 7},
          {{0, 2}, {3, 0}, {0, 3}},
          {1, 0, 0},
          0,
-         0x94d049bb133111ebull},
+         0x94d049bb133111ebull,
+         YEE_POL_BOTH},
+        /* 2-D runs of one polarization: CPML on x low and y both, PEC on x, dispersive nodes */
+        {"2-D TM 13x9", {13, 9, 1}, {{3, 0}, {2, 2}, {0, 0}}, {1, 0, 0}, 10,
+         0xbf58476d1ce4e5b9ull, YEE_POL_TM},
+        {"2-D TE 13x9", {13, 9, 1}, {{0, 3}, {2, 0}, {0, 0}}, {0, 1, 0}, 10,
+         0x2545f4914f6cdd1dull, YEE_POL_TE},
     };
     int checked = 0, failed = 0;
     for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++)
