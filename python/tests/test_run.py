@@ -124,3 +124,30 @@ def test_progress_is_called_and_stops_the_run(tmp_path):
         raise KeyError("from the callback")
     with pytest.raises(KeyError):
         yee.Deck.from_dict(small_deck()).run(str(tmp_path / "boom"), progress=boom)
+
+
+def test_dft_is_the_transform_of_the_probe(tmp_path):
+    """Result.dft of a one-node DFT monitor equals the DFT of a probe's series at that node,
+    sum of v(t) exp(2 pi i f t) dt over the run (yee's convention, docs/postproc.md), at the
+    monitor's frequencies; its coordinates are the Yee node's."""
+    deck = small_deck("dft")
+    deck["simulation"]["time"] = 60.0     # the pulse has passed: the sums are complete
+    src = deck["sources"][0]
+    src["profile"] = "ricker"     # no net charge left behind: the field decays to zero
+    del src["bandwidth"], src["delay"]
+    deck["monitors"].append({"type": "dft", "name": "d", "components": ["Ez"],
+                             "min": [0.2, 0.0, 0.0], "max": [0.2, 0.0, 0.0],
+                             "wavelength_min": 0.8, "wavelength_max": 1.25, "nfreq": 5})
+    res = yee.Deck.from_dict(deck).run(str(tmp_path))
+    d = res.dft("d", "Ez")
+    assert d.values.shape == (5, 1, 1, 1) and d.values.dtype == np.complex128
+    assert d.frequency[0] == pytest.approx(0.8) and d.frequency[-1] == pytest.approx(1.25)
+    assert np.allclose(d.frequency_thz, d.frequency * 299.792458)
+    # Ez's node (i, j, k + 1/2) nearest the point, dx = 0.1
+    assert (d.x[0], d.y[0], d.z[0]) == pytest.approx((0.2, 0.0, 0.05))
+    p = res.probe("p")
+    t, v = p.times[:, 0], p.values[:, 0].astype(float)
+    want = np.array([np.sum(v * np.exp(2j * np.pi * f * t)) * p.dt for f in d.frequency])
+    got = d.values[:, 0, 0, 0]
+    err = np.abs(got - want).max() / np.abs(want).max()
+    assert np.abs(want).max() > 0 and err < 1e-5, err   # measured 1e-6 (decimated sums)
