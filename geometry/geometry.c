@@ -149,15 +149,16 @@ static double material_eps(const raster *r, int m, int c)
     return m < 0 ? r->cfg->eps_r : r->cfg->materials[m].eps[c];
 }
 
-/* Entry index of (eps, sigma, pec, material, npoles), appended if new. -1 when the table is
- * full. Non-dispersive media are shared by value; dispersive ones stay per material. */
+/* Entry index of (eps, sigma, pec, material, npoles, fill), appended if new. -1 when the table
+ * is full. Non-dispersive media are shared by value; dispersive ones stay per material and fill. */
 static int entry_of(yee_geo *g, double eps, double sigma, int pec, int material, int npoles,
-                    int averaged)
+                    int averaged, double fill)
 {
     for (int e = 0; e < g->nentry; e++) {
         const yee_geo_entry *x = &g->entry[e];
         if (x->eps == eps && x->sigma == sigma && x->pec == pec && x->npoles == npoles &&
-            x->averaged == averaged && (npoles == 0 || x->material == material))
+            x->averaged == averaged && (npoles == 0 || (x->material == material &&
+                                                         x->fill == fill)))
             return e;
     }
     if (g->nentry == YEE_GEO_MAX_ENTRIES)
@@ -169,6 +170,7 @@ static int entry_of(yee_geo *g, double eps, double sigma, int pec, int material,
     x->material = material;
     x->npoles = npoles;
     x->averaged = averaged;
+    x->fill = fill;
     return g->nentry++;
 }
 
@@ -201,8 +203,117 @@ static double cube_fraction_below(const double w_in[3], double s)
     return v < 0 ? 0.0 : v > 1 ? 1.0 : v;
 }
 
+/* Deck material of m (-1: the background, which may name a material) and what averaging needs
+ * of it. */
+static int deck_material(const raster *r, int m)
+{
+    return m < 0 ? r->bgm : m;
+}
+
+static double material_sigma(const raster *r, int m)
+{
+    const int mm = deck_material(r, m);
+    return mm < 0 ? r->cfg->sigma : r->cfg->materials[mm].sigma;
+}
+
+static int material_npoles(const raster *r, int m)
+{
+    const int mm = deck_material(r, m);
+    return mm < 0 ? 0 : r->cfg->materials[mm].npoles;
+}
+
+static int material_pec(const raster *r, int m)
+{
+    const int mm = deck_material(r, m);
+    return mm < 0 ? 0 : r->cfg->materials[mm].pec;
+}
+
+/* The tangent plane of a two-medium dual cell (centre p, half-widths h) with unit normal nv:
+ * the materials *ma at p - hmax nv and *mb at p + hmax nv and, when they differ, the exact
+ * fraction *fa of the cell on ma's side of the interface, located by bisection along nv (second
+ * order in the cell size, as Meep does). Returns 0 when the two ends hold the same material. */
+static int plane_fraction(const raster *r, const int *cand, int ncand, const double p[3],
+                          const double h[3], const double nv[3], int *ma, int *mb, double *fa)
+{
+    const double hmax = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    double x[3];
+    for (int a = 0; a < 3; a++)
+        x[a] = p[a] - hmax * nv[a];
+    *ma = material_at(r, cand, ncand, x);
+    for (int a = 0; a < 3; a++)
+        x[a] = p[a] + hmax * nv[a];
+    *mb = material_at(r, cand, ncand, x);
+    if (*ma == *mb)
+        return 0;
+    double ta = -hmax, tb = hmax;
+    for (int it = 0; it < 40; it++) {
+        const double tm = 0.5 * (ta + tb);
+        for (int a = 0; a < 3; a++)
+            x[a] = p[a] + tm * nv[a];
+        if (material_at(r, cand, ncand, x) == *ma)
+            ta = tm;
+        else
+            tb = tm;
+    }
+    /* cell coordinates u in [0,1]^3: x - p = (2u - 1) h; ma where n.(x - p) < t0 */
+    double w[3], sh = 0.5 * (ta + tb);
+    for (int a = 0; a < 3; a++) {
+        w[a] = 2.0 * nv[a] * h[a];
+        sh += nv[a] * h[a];
+    }
+    *fa = cube_fraction_below(w, sh);
+    return 1;
+}
+
+/* An interface of one lossy medium md (conducting or dispersive, not PEC) with dielectrics, for
+ * component c: when c lies within 45 degrees of the interface plane (n_c^2 <= 1/2, n the
+ * direction of md's first moment in the cell), the volume average of eps(omega) over the dual
+ * cell, the tangential rule (exact for a field along a planar interface): eps_inf, sigma and
+ * every pole's strength of md weighted by its fill fraction f, the dielectrics' mean eps by
+ * 1 - f. That keeps the ADE form of kernels/yee_ade.h: the node has md's poles scaled by f.
+ * A component nearer the normal keeps the medium at its node: the normal rule 1/<1/eps> has no
+ * pole form, and the volume average there overstates the metal (the Rakic-gold sphere of
+ * inputs/nanosphere.cfg: plasmon 13 nm red of Mie with every component averaged, 6 nm with
+ * none, 2 nm with this rule; tests/examples/check_nanosphere.py). f is the planar fraction when
+ * the cell holds md and one dielectric, else the sampled one, rounded to 1/YEE_GEO_FILLS; the
+ * dielectrics' mean eps to the dielectric levels. Returns the entry, -1 for "the node's
+ * medium" (a near-normal component, or f rounding to 0 or 1), -2 when the table is full. */
+static int average_lossy(raster *r, yee_geo *g, const int *cand, int ncand, const double p[3],
+                         const double h[3], int c, int md, double f, double eps_simple,
+                         const double mom_d[3])
+{
+    const double len2 = mom_d[0] * mom_d[0] + mom_d[1] * mom_d[1] + mom_d[2] * mom_d[2];
+    if (len2 > 0 && 2.0 * mom_d[c] * mom_d[c] > len2)
+        return -1; /* nearer the normal than the interface: the medium at the node */
+    if (len2 > 0) {
+        const double inv = 1.0 / sqrt(len2);
+        const double nv[3] = {mom_d[0] * inv, mom_d[1] * inv, mom_d[2] * inv};
+        int ma, mb;
+        double fa;
+        if (plane_fraction(r, cand, ncand, p, h, nv, &ma, &mb, &fa) &&
+            (ma == md || mb == md) && r->simple[(ma == md ? mb : ma) + 1]) {
+            f = ma == md ? fa : 1.0 - fa;
+            eps_simple = material_eps(r, ma == md ? mb : ma, c);
+        }
+    }
+    const long q = lround(f * YEE_GEO_FILLS);
+    if (q <= 0 || q >= YEE_GEO_FILLS)
+        return -1;
+    if (r->nlevels >= 2) {
+        long lv = lround(log(eps_simple / r->eps_lo) / r->log_step);
+        lv = lv < 0 ? 0 : lv > r->nlevels - 1 ? r->nlevels - 1 : lv;
+        eps_simple = r->eps_lo * exp((double)lv * r->log_step);
+    }
+    const double fill = (double)q / YEE_GEO_FILLS;
+    const double eps = fill * material_eps(r, md, c) + (1.0 - fill) * eps_simple;
+    const int e = entry_of(g, eps, fill * material_sigma(r, md), 0, deck_material(r, md),
+                           material_npoles(r, md), 1, fill);
+    return e < 0 ? -2 : e;
+}
+
 /* Averaged entry for component c of the node at p (um) with dual cell half-widths h. Returns
- * the entry, or -1 for "no interface here" (the caller uses the node's bulk medium). */
+ * the entry, -1 for "no interface here" (the caller uses the node's bulk medium), -2 when the
+ * table has no room for a lossy interface entry. */
 static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const double p[3],
                         const double h[3], int c)
 {
@@ -220,6 +331,10 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
     const int S = cfg->subpixel_samples;
     double sum_eps = 0, sum_inv = 0, mom[3] = {0, 0, 0};
     int mixed = 0, all_simple = 1;
+    /* the lossy medium among the samples (at most one may be averaged), its count and first
+     * moment, and the dielectrics' eps sum */
+    int md = 0, nlossy = 0, several = 0, nsimple = 0;
+    double mom_d[3] = {0, 0, 0}, sum_simple = 0;
     for (int sk = 0; sk < S; sk++)
         for (int sj = 0; sj < S; sj++)
             for (int si = 0; si < S; si++) {
@@ -235,46 +350,43 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
                 sum_inv += 1.0 / e;
                 for (int a = 0; a < 3; a++)
                     mom[a] += o[a] * e;
+                if (r->simple[m + 1]) {
+                    sum_simple += e;
+                    nsimple++;
+                } else {
+                    several |= nlossy > 0 && m != md;
+                    md = m;
+                    nlossy++;
+                    for (int a = 0; a < 3; a++)
+                        mom_d[a] += o[a];
+                }
             }
-    if (!mixed || !all_simple || r->nlevels < 2)
-        return -1; /* one medium after all, or a conductor/PEC/dispersive one: staircase */
+    if (!mixed)
+        return -1; /* one medium after all */
     const double ns = (double)S * S * S;
+    if (!all_simple) {
+        /* a lossy medium: averaged with dielectrics, one at a time; PEC stays a staircase */
+        if (!cfg->subpixel_metals || several || nsimple == 0 || material_pec(r, md))
+            return -1;
+        return average_lossy(r, g, cand, ncand, p, h, c, md, nlossy / ns, sum_simple / nsimple,
+                             mom_d);
+    }
+    if (r->nlevels < 2)
+        return -1;
     double mean = sum_eps / ns, mean_inv = sum_inv / ns;
     const double len2 = mom[0] * mom[0] + mom[1] * mom[1] + mom[2] * mom[2];
     /* no preferred direction (symmetric mix): the plain mean */
     const double n2 = len2 > 0 ? mom[c] * mom[c] / len2 : 0.0;
     /* Two media on either side along the normal: replace the sampled fill fraction (error up to
      * 1/(2 S) of a cell, i.e. first order) by the exact fraction of the dual cell below the
-     * tangent plane, located by bisection along the normal (second order, as Meep does). */
+     * tangent plane (plane_fraction). */
     if (len2 > 0) {
         const double inv = 1.0 / sqrt(len2);
         const double nv[3] = {mom[0] * inv, mom[1] * inv, mom[2] * inv};
-        const double hmax = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
-        double x[3];
-        for (int a = 0; a < 3; a++)
-            x[a] = p[a] - hmax * nv[a];
-        const int ma = material_at(r, cand, ncand, x);
-        for (int a = 0; a < 3; a++)
-            x[a] = p[a] + hmax * nv[a];
-        const int mb = material_at(r, cand, ncand, x);
-        if (ma != mb) {
-            double ta = -hmax, tb = hmax;
-            for (int it = 0; it < 40; it++) {
-                const double tm = 0.5 * (ta + tb);
-                for (int a = 0; a < 3; a++)
-                    x[a] = p[a] + tm * nv[a];
-                if (material_at(r, cand, ncand, x) == ma)
-                    ta = tm;
-                else
-                    tb = tm;
-            }
-            /* cell coordinates u in [0,1]^3: x - p = (2u - 1) h; ma where n.(x - p) < t0 */
-            double w[3], sh = 0.5 * (ta + tb);
-            for (int a = 0; a < 3; a++) {
-                w[a] = 2.0 * nv[a] * h[a];
-                sh += nv[a] * h[a];
-            }
-            const double fa = cube_fraction_below(w, sh), fb = 1.0 - fa;
+        int ma, mb;
+        double fa;
+        if (plane_fraction(r, cand, ncand, p, h, nv, &ma, &mb, &fa)) {
+            const double fb = 1.0 - fa;
             const double ea = material_eps(r, ma, c), eb = material_eps(r, mb, c);
             mean = fa * ea + fb * eb;
             mean_inv = fa / ea + fb / eb;
@@ -288,7 +400,7 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
         lv = r->nlevels - 1;
     if (r->level_entry[lv] < 0) {
         const double qeps = r->eps_lo * exp((double)lv * r->log_step);
-        r->level_entry[lv] = (short)entry_of(g, qeps, 0.0, 0, -2, 0, 1);
+        r->level_entry[lv] = (short)entry_of(g, qeps, 0.0, 0, -2, 0, 1, 1.0);
     }
     return r->level_entry[lv];
 }
@@ -343,7 +455,7 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
             const double sig = mm < 0 ? cfg->sigma : cfg->materials[mm].sigma;
             const int pec = mm < 0 ? 0 : cfg->materials[mm].pec;
             const int np = mm < 0 ? 0 : cfg->materials[mm].npoles;
-            const int e = entry_of(g, eps, sig, pec, mm, np, 0);
+            const int e = entry_of(g, eps, sig, pec, mm, np, 0, 1.0);
             if (e < 0 || g->nentry > YEE_GEO_MAX_ENTRIES - 16) {
                 rc = yee_fail(err, YEE_ERR_DECK,
                               "%s: error: materials: more than %d distinct media (per component); "
@@ -370,8 +482,14 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
             }
     for (int q = 0; q < YEE_GEO_MAX_ENTRIES; q++)
         r.level_entry[q] = -1;
+    /* room for the interface entries of lossy media (average_lossy), when any may be averaged */
+    int lossy = 0;
+    for (int m = -1; m < nm; m++)
+        lossy |= !r.simple[m + 1] && !material_pec(&r, m);
+    const int reserve = cfg->subpixel && cfg->subpixel_metals && lossy
+                            ? (YEE_GEO_MAX_ENTRIES - g->nbulk) / 2 : 0;
     if (cfg->subpixel && hi > lo) {
-        r.nlevels = YEE_GEO_MAX_ENTRIES - g->nbulk;
+        r.nlevels = YEE_GEO_MAX_ENTRIES - g->nbulk - reserve;
         r.eps_lo = lo;
         r.log_step = log(hi / lo) / (r.nlevels - 1);
         g->quant_error = 0.5 * r.log_step;
@@ -474,6 +592,15 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
                     int e = -1;
                     if (nnode > 0 && cfg->subpixel)
                         e = average_node(&r, g, r.node, nnode, p, h, c);
+                    if (e == -2) {
+                        rc = yee_fail(err, YEE_ERR_DECK,
+                                      "%s: error: grid.subpixel_metals: the interfaces of "
+                                      "conducting and dispersive media need more than the %d "
+                                      "coefficient entries left; set grid.subpixel_metals = "
+                                      "false (staircase them) or use fewer materials",
+                                      cfg->deck_path, reserve);
+                        goto done;
+                    }
                     if (e >= 0)
                         ninterface++;
                     else

@@ -16,8 +16,16 @@
  * of the first moment of eps over those points (the gradient of the fill fraction for two
  * media). eps_eff is then rounded to one of L = 256 - (bulk entries) levels spaced evenly in
  * log(eps) between the smallest and largest averageable permittivity, a relative error of at
- * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error). Nodes whose dual cell touches a
- * conductor, a PEC or a dispersive material are not averaged: they take the medium at the node.
+ * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error).
+ *
+ * A dual cell holding one conducting or dispersive medium m (a metal) and dielectrics
+ * (cfg->subpixel_metals) gets, for each E component within 45 degrees of the interface plane,
+ * the volume average of eps(omega) (the tangential rule): with f the fill fraction of m
+ * (planar, as above, rounded to 1/YEE_GEO_FILLS), eps_inf, sigma and every pole's strength of m
+ * weighted by f, the dielectrics' eps by 1 - f. A component nearer the normal takes the medium
+ * at its node: the normal rule 1/<1/eps> is not a sum of poles, so the ADE could not carry it.
+ * Half the free entries are kept for these. A dual cell touching a PEC, or two lossy media, is
+ * not averaged: it takes the medium at the node.
  *
  * A voxel block (deck type "voxels") is a box whose material varies per voxel: every point query,
  * nodes and averaging samples alike, takes the voxel containing the point (piecewise constant,
@@ -36,6 +44,8 @@ extern "C" {
 #endif
 
 #define YEE_GEO_MAX_ENTRIES 256
+/* Fill fractions of a lossy interface entry are rounded to multiples of 1 / YEE_GEO_FILLS. */
+#define YEE_GEO_FILLS 32
 
 /* What one E component sees in the cells that point to this entry. */
 typedef struct yee_geo_entry {
@@ -43,8 +53,10 @@ typedef struct yee_geo_entry {
     double sigma;    /* conductivity, S/m */
     int pec;         /* 1: perfect conductor, E stays 0 */
     int material;    /* deck material index, -1 for the background given by eps/sigma */
-    int npoles;      /* dispersive poles of that material (0 when averaged) */
+    int npoles;      /* dispersive poles of that material (0 for an averaged dielectric) */
     int averaged;    /* 1: a subpixel-averaged interface entry */
+    double fill;     /* a lossy interface: the fraction f of `material` in the dual cell, its
+                      * poles' strengths and sigma weighted by f (1 for bulk media) */
 } yee_geo_entry;
 
 typedef struct yee_geo {

@@ -52,6 +52,7 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
     yee_rd_scope sc;
     g->ok = 0;
     cfg->subpixel = 1;
+    cfg->subpixel_metals = 1;
     cfg->subpixel_samples = 8;
     if (yee_rd_group(c, root, "grid", &sc) <= 0)
         return;
@@ -59,6 +60,7 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
     int ok = yee_rd_vec3(c, &sc, "size", size) > 0;
     yee_rd_vec3(c, &sc, "center", center);
     yee_rd_bool(c, &sc, "subpixel", &cfg->subpixel);
+    yee_rd_bool(c, &sc, "subpixel_metals", &cfg->subpixel_metals);
     long samples = 8;
     yee_rd_long(c, &sc, "subpixel_samples", &samples);
     cfg->subpixel_samples = (int)samples;

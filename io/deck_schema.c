@@ -55,6 +55,12 @@ static const yee_deck_key schema[] = {
     {.path = "grid.subpixel", .type = YEE_KT_BOOL, .unit = "-", .def = "true", .dval = 1,
      .doc = "Subpixel averaging of the permittivity at dielectric interfaces (anisotropic, "
             "Farjadpour et al. 2006): second-order accurate interfaces. false: staircase."},
+    {.path = "grid.subpixel_metals", .type = YEE_KT_BOOL, .unit = "-", .def = "true", .dval = 1,
+     .doc = "With subpixel: also average the surfaces of conducting and dispersive media "
+            "(metals): an E component within 45 degrees of the surface gets the cell's volume "
+            "average of eps(omega), the metal's poles and conductivity weighted by its fill "
+            "fraction; the others the medium at their node (docs/deck.md, Geometry). false: "
+            "staircase them. PEC objects are always staircased."},
     {.path = "grid.subpixel_samples", .type = YEE_KT_INT, .unit = "-", .def = "8", .dval = 8,
      .flags = YEE_R_GE | YEE_R_LE, .lo = 2, .hi = 32,
      .doc = "Supersampling points per axis of a cell when averaging (samples^3 per interface "

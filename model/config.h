@@ -221,6 +221,7 @@ typedef struct yee_config {
     int nshapes;
     yee_shape_cfg *shapes;       /* owned (and their vertices) */
     int subpixel;                /* anisotropic subpixel averaging at dielectric interfaces */
+    int subpixel_metals;         /* also average conducting and dispersive interfaces */
     int subpixel_samples;        /* supersampling points per axis of a dual cell */
     int geometry_out;            /* write the rasterized permittivity to HDF5 (and VTK) */
     double flush_seconds;        /* most seconds between flushes of the run file after snapshot

@@ -215,8 +215,13 @@ static int rasterize_plane(const yee_config *cfg, const yee_mode_request *req, p
                     double eps = e->eps;
                     if (e->pec)
                         eps = 0.0;
-                    else if (e->npoles > 0 && e->material >= 0)
+                    else if (e->npoles > 0 && e->material >= 0 && e->fill == 1.0)
                         eps = yee_material_eps_at(&cfg->materials[e->material], comp[r], req->freq);
+                    else if (e->npoles > 0 && e->material >= 0) /* a metal interface node */
+                        eps += e->fill *
+                               (yee_material_eps_at(&cfg->materials[e->material], comp[r],
+                                                    req->freq) -
+                                cfg->materials[e->material].eps[comp[r]]);
                     p->eps[r][c] = eps;
                 }
             }

@@ -71,10 +71,12 @@ static int build_media(const yee_config *cfg, yee_structure *g, yee_err *err)
             g->ca[e] = g->cb[e] = YEE_R(0.0);
             continue;
         }
-        /* a bulk dispersive entry's Debye poles are semi-implicit in E (kernels/yee_ade.h) */
+        /* a dispersive entry's Debye poles are semi-implicit in E (kernels/yee_ade.h); an
+         * interface entry has its material's poles at `fill` of their strength */
         const double b = x->material >= 0 && x->npoles > 0
-                             ? yee_debye_weight(cfg->materials[x->material].poles,
-                                                cfg->materials[x->material].npoles, cfg->dt)
+                             ? x->fill * yee_debye_weight(cfg->materials[x->material].poles,
+                                                          cfg->materials[x->material].npoles,
+                                                          cfg->dt)
                              : 0.0;
         yee_medium_coefficients(x->eps, x->sigma, b, cfg->dt, &g->ca[e], &g->cb[e]);
     }
@@ -83,15 +85,30 @@ static int build_media(const yee_config *cfg, yee_structure *g, yee_err *err)
         s->mat[c] = geo->mat[c];
 
     /* Pole coefficients: the poles of every dispersive material, in deck order, at a time step
-     * they are stable at (solver/stability.h) */
+     * they are stable at (solver/stability.h); then those of each subpixel interface entry
+     * (geometry.h: its material's poles at `fill` of their strength, which weakens the pole
+     * against eps_inf, so the bulk material's limit covers it). pole0[m] of material m,
+     * pole0[nm + e] of entry e. */
     YEE_TRY(yee_check_dispersive_stability(cfg, err));
+    const int nm = cfg->nmaterials;
     int npc = 0;
-    int *pole0 = (int *)calloc((size_t)cfg->nmaterials + 1, sizeof(int));
+    int *pole0 = (int *)calloc((size_t)nm + (size_t)geo->nentry + 1, sizeof(int));
     if (!pole0)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "pole table");
-    for (int m = 0; m < cfg->nmaterials; m++) {
+    for (int m = 0; m < nm; m++) {
         pole0[m] = npc;
         npc += cfg->materials[m].npoles;
+    }
+    for (int e = 0; e < geo->nentry; e++) {
+        const yee_geo_entry *x = &geo->entry[e];
+        if (x->npoles == 0 || x->material < 0)
+            continue;
+        if (x->fill == 1.0) {
+            pole0[nm + e] = pole0[x->material];
+        } else {
+            pole0[nm + e] = npc;
+            npc += x->npoles;
+        }
     }
     if (npc == 0) {
         free(pole0);
@@ -102,9 +119,19 @@ static int build_media(const yee_config *cfg, yee_structure *g, yee_err *err)
         free(pole0);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "pole table");
     }
-    for (int m = 0; m < cfg->nmaterials; m++)
+    for (int m = 0; m < nm; m++)
         for (int q = 0; q < cfg->materials[m].npoles; q++)
             g->pcoef[pole0[m] + q] = yee_pole_coefficients(&cfg->materials[m].poles[q], cfg->dt);
+    for (int e = 0; e < geo->nentry; e++) {
+        const yee_geo_entry *x = &geo->entry[e];
+        if (x->npoles == 0 || x->material < 0 || x->fill == 1.0)
+            continue;
+        for (int q = 0; q < x->npoles; q++) {
+            yee_pole_cfg weak = cfg->materials[x->material].poles[q];
+            weak.sigma *= x->fill;
+            g->pcoef[pole0[nm + e] + q] = yee_pole_coefficients(&weak, cfg->dt);
+        }
+    }
 
     /* Dispersive nodes: interior nodes whose entry is a bulk dispersive material, of the
      * components the run has (a 2-D run of one polarization keeps three). Two passes (count,
@@ -124,7 +151,7 @@ static int build_media(const yee_config *cfg, yee_structure *g, yee_err *err)
                             d->c = idx;
                             d->p_off = np;
                             d->comp = c;
-                            d->pole0 = pole0[x->material];
+                            d->pole0 = pole0[nm + geo->mat[c][idx]];
                             d->npole = x->npoles;
                         }
                         nd++;

@@ -8,7 +8,9 @@ the nodes the incident plane sums); efficiencies Q = sigma / (pi r^2). Checks: i
 the closed boxes see nothing (TFSF leakage and a lossless box: |P| < 1e-3 of the incident flux);
 absorption > 0 and scattering > 0 at every frequency; the extinction peaks between 500 and
 600 nm (the dipolar plasmon); and peak Q_ext and its wavelength agree with Mie theory for the
-same Rakic gold (within 10% and 20 nm; the staircased 5 nm sphere is a little red-shifted).
+same Rakic gold within 5 % and 4 nm: the averaged metal surface (grid.subpixel_metals,
+geometry/geometry.h) gives 3.4 % and 2.3 nm at 5 nm cells, the staircase 4.7 % and 6.2 nm (and
+averaging every component, not only the near-tangential ones, 8.8 % and 13 nm).
 Exits 1 on FAIL.
 """
 import os
@@ -99,9 +101,9 @@ def main():
     peak_wl = ex.C_UM_THZ / peak_f
     c.within("nanosphere_plasmon", [peak_wl * 1e3], 500.0, 600.0, "extinction peak (nm)")
     mie_wl = fine[np.argmax(mie_fine)]
-    c.below("nanosphere_peak_vs_mie", abs(peak_wl - mie_wl) * 1e3, 20.0,
+    c.below("nanosphere_peak_vs_mie", abs(peak_wl - mie_wl) * 1e3, 4.0,
             "|peak - Mie peak| in nm (%.1f vs %.1f)" % (peak_wl * 1e3, mie_wl * 1e3))
-    c.below("nanosphere_Qext_vs_mie", abs(q_ext[k] / mie_fine.max() - 1), 0.10,
+    c.below("nanosphere_Qext_vs_mie", abs(q_ext[k] / mie_fine.max() - 1), 0.05,
             "|Q_ext / Mie - 1| at the peak (%.3f vs %.3f)" % (q_ext[k], mie_fine.max()))
     c.done()
 
