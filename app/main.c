@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/yee_mpi_env.h"
 #include "common/yee_num.h"
 #include "io/deck.h"
 #include "io/h5out.h"
@@ -668,7 +669,9 @@ int main(int argc, char **argv)
     /* a log file (run.log of a sweep job, slurm-*.out) shows each line when it is written, so
      * a user or a job script can follow a run, not only after it ended */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    const int singleton = yee_mpi_env_singleton_set(); /* 0.3 s less per command */
     MPI_Init(&argc, &argv);
+    yee_mpi_env_singleton_restore(singleton);
     int rc = dispatch(argc, argv);
     if (yee_h5_shutdown_unsafe()) {
         /* The run's file could not be written (its error is printed, every rank agreed): HDF5

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/yee_mpi_env.h"
 #include "io/deck.h"
 #include "io/h5out.h"
 #include "postproc/harminv_modes.h"
@@ -47,7 +48,10 @@ static int ensure_mpi(char *err, size_t errlen)
                     "MPI was finalized in this process (yee_capi_finalize or the host program); "
                     "it cannot be started again");
     if (!initialized) {
-        if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        const int singleton = yee_mpi_env_singleton_set(); /* common/yee_mpi_env.h */
+        const int rc = MPI_Init(NULL, NULL);
+        yee_mpi_env_singleton_restore(singleton);
+        if (rc != MPI_SUCCESS)
             return fail(err, errlen, YEE_CAPI_RUN, "MPI_Init failed");
         capi_started_mpi = 1;
     }

@@ -15,6 +15,8 @@
 #            Mcells/s counts steps, not simulated time); memory = peak RSS growth summed over ranks.
 #   yee:     `yee bench --threads THREADS` (float, Courant 0.99); memory = what the backend holds.
 # A peer that is not installed is reported as such, never skipped silently.
+# The decks users run (Meep's bend, ring and Mie-sphere tutorials), whole programs side by side
+# with their results: validation/peers/bench_decks.py (docs/performance.md).
 set -u
 N=${1:-128}
 STEPS=${2:-50}

@@ -90,6 +90,7 @@ static void cpu_destroy(void *vctx)
     for (int q = 0; q < c->ndft; q++) {
         free(c->dft[q].re);
         free(c->dft[q].im);
+        free(c->dft[q].v);
     }
     free(c->dft);
     c->dft = NULL;
@@ -392,9 +393,11 @@ static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err 
     const size_t bytes = (size_t)q->nodes * (size_t)r->nfreq * sizeof(double);
     q->re = (double *)alloc_zeroed(bytes, &c->bytes);
     q->im = (double *)alloc_zeroed(bytes, &c->bytes);
-    if (!q->re || !q->im) {
+    q->v = (double *)alloc_zeroed((size_t)q->nodes * sizeof(double), &c->bytes);
+    if (!q->re || !q->im || !q->v) {
         free(q->re);
         free(q->im);
+        free(q->v);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB of DFT sums",
                         2.0 * bytes / 1048576.0);
     }
@@ -412,14 +415,28 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
     double *re = q->re, *im = q->im;
     if (!yee_component_array(c->f, r.comp))
         return YEE_OK; /* not in this 2-D run: the sums of a zero field stay zero */
+    /* The samples first, then the sums frequency by frequency over contiguous nodes: per sum
+     * the same product and addition as yee_dft_add node by node, but streaming and vectorized
+     * (node by node, each sample's nfreq sums lie nodes apart: the 50-frequency flux box of
+     * validation/peers/sphere.cfg stepped at 0.77x the speed). */
+    double *v = q->v;
+    const int64_t nodes = q->nodes;
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = 0; k < r.count[2]; k++)
         for (int j = 0; j < r.count[1]; j++)
-            for (int i = 0; i < r.count[0]; i++) {
-                const double v = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis, r.lo[0] + i,
-                                                r.lo[1] + j, r.lo[2] + k);
-                yee_dft_add(re, im, i + nx * (j + ny * k), q->nodes, r.nfreq, ph, v);
-            }
+            for (int i = 0; i < r.count[0]; i++)
+                v[i + nx * (j + ny * k)] = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis,
+                                                          r.lo[0] + i, r.lo[1] + j, r.lo[2] + k);
+#pragma omp parallel for schedule(static) if (nodes * r.nfreq > 4096)
+    for (int f = 0; f < r.nfreq; f++) {
+        double *YEE_RESTRICT fre = re + (int64_t)f * nodes, *YEE_RESTRICT fim = im + (int64_t)f * nodes;
+        const double c_ = ph[2 * f], s_ = ph[2 * f + 1];
+#pragma omp simd
+        for (int64_t n = 0; n < nodes; n++) {
+            fre[n] += v[n] * c_;
+            fim[n] += v[n] * s_;
+        }
+    }
     return YEE_OK;
 }
 

@@ -44,6 +44,7 @@ typedef struct cpu_dft {
     yee_dft_region r;
     int64_t nodes;
     double *re, *im;    /* nfreq x nodes */
+    double *v;          /* the region's samples of one step (nodes), scratch */
 } cpu_dft;
 
 typedef struct cpu_ctx {
