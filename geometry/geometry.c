@@ -266,7 +266,7 @@ static int plane_fraction(const raster *r, const int *cand, int ncand, const dou
 }
 
 /* An interface of one lossy medium md (conducting or dispersive, not PEC) with dielectrics, for
- * component c: when c lies within 45 degrees of the interface plane (n_c^2 <= 1/2, n the
+ * component c: when c lies within 30 degrees of the interface plane (n_c^2 <= 1/4, n the
  * direction of md's first moment in the cell), the volume average of eps(omega) over the dual
  * cell, the tangential rule (exact for a field along a planar interface): eps_inf, sigma and
  * every pole's strength of md weighted by its fill fraction f, the dielectrics' mean eps by
@@ -274,7 +274,8 @@ static int plane_fraction(const raster *r, const int *cand, int ncand, const dou
  * A component nearer the normal keeps the medium at its node: the normal rule 1/<1/eps> has no
  * pole form, and the volume average there overstates the metal (the Rakic-gold sphere of
  * inputs/nanosphere.cfg: plasmon 13 nm red of Mie with every component averaged, 6 nm with
- * none, 2 nm with this rule; tests/examples/check_nanosphere.py). f is the planar fraction when
+ * none, 3 nm with this rule; within 45 degrees instead of 30 the cells red of the plasmon
+ * absorb too much: tests/examples/check_nanosphere.py). f is the planar fraction when
  * the cell holds md and one dielectric, else the sampled one, rounded to 1/YEE_GEO_FILLS; the
  * dielectrics' mean eps to the dielectric levels. Returns the entry, -1 for "the node's
  * medium" (a near-normal component, or f rounding to 0 or 1), -2 when the table is full. */
@@ -283,8 +284,8 @@ static int average_lossy(raster *r, yee_geo *g, const int *cand, int ncand, cons
                          const double mom_d[3])
 {
     const double len2 = mom_d[0] * mom_d[0] + mom_d[1] * mom_d[1] + mom_d[2] * mom_d[2];
-    if (len2 > 0 && 2.0 * mom_d[c] * mom_d[c] > len2)
-        return -1; /* nearer the normal than the interface: the medium at the node */
+    if (len2 > 0 && 4.0 * mom_d[c] * mom_d[c] > len2)
+        return -1; /* more than 30 degrees off the interface: the medium at the node */
     if (len2 > 0) {
         const double inv = 1.0 / sqrt(len2);
         const double nv[3] = {mom_d[0] * inv, mom_d[1] * inv, mom_d[2] * inv};

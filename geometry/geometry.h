@@ -19,7 +19,7 @@
  * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error).
  *
  * A dual cell holding one conducting or dispersive medium m (a metal) and dielectrics
- * (cfg->subpixel_metals) gets, for each E component within 45 degrees of the interface plane,
+ * (cfg->subpixel_metals) gets, for each E component within 30 degrees of the interface plane,
  * the volume average of eps(omega) (the tangential rule): with f the fill fraction of m
  * (planar, as above, rounded to 1/YEE_GEO_FILLS), eps_inf, sigma and every pole's strength of m
  * weighted by f, the dielectrics' eps by 1 - f. A component nearer the normal takes the medium

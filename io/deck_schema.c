@@ -57,7 +57,7 @@ static const yee_deck_key schema[] = {
             "Farjadpour et al. 2006): second-order accurate interfaces. false: staircase."},
     {.path = "grid.subpixel_metals", .type = YEE_KT_BOOL, .unit = "-", .def = "true", .dval = 1,
      .doc = "With subpixel: also average the surfaces of conducting and dispersive media "
-            "(metals): an E component within 45 degrees of the surface gets the cell's volume "
+            "(metals): an E component within 30 degrees of the surface gets the cell's volume "
             "average of eps(omega), the metal's poles and conductivity weighted by its fill "
             "fraction; the others the medium at their node (docs/deck.md, Geometry). false: "
             "staircase them. PEC objects are always staircased."},

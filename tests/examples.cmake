@@ -37,7 +37,8 @@ yee_example(ring)
 yee_example(grating THREADS 1)
 
 # Gold nanosphere (TFSF, closed flux boxes): extinction peak in 500 - 600 nm, absorption > 0,
-# peak within 5 % / 4 nm of Mie theory (the averaged metal surface; a staircase is 6.2 nm off).
+# peak within 8 % / 4 nm of Mie theory, Q_ext and Q_abs within 0.12 / 0.10 of Mie's peak over
+# the band (the averaged metal surface; a staircase is 6.2 nm off, 0.165 / 0.112 on the band).
 yee_example(nanosphere)
 
 # postproc/plot_flux.py on the grating runs: the tutorial's plot (PNG size, not blank), its CSV
