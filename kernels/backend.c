@@ -164,3 +164,10 @@ size_t yee_backend_bytes_needed(yee_dims d, int pol2d, int nslabs, const yee_sla
     }
     return bytes;
 }
+
+int yee_dft_batch(int nfreq)
+{
+    /* the sums stream 16 nfreq bytes per node and sample; held samples cost 8 bytes per node */
+    const int b = nfreq / 4;
+    return b < 1 ? 1 : b > 16 ? 16 : b;
+}

@@ -804,7 +804,8 @@ size_t yee_dft_bytes_estimate(const yee_config *cfg)
         } else {          /* a box: 4 components on each of 6 faces */
             total = 4 * 2 * (nodes[0] * nodes[1] + nodes[1] * nodes[2] + nodes[0] * nodes[2]);
         }
-        bytes += (size_t)(total * mc->nfreq * 2 * sizeof(double));
+        /* the sums, and the samples the CPU backend holds between additions */
+        bytes += (size_t)(total * (2 * mc->nfreq + yee_dft_batch(mc->nfreq)) * sizeof(double));
     }
     return bytes;
 }

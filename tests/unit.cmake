@@ -18,6 +18,12 @@ add_executable(yee_test_cpu_schedules ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_schedul
 target_link_libraries(yee_test_cpu_schedules PRIVATE yee_test_support)
 yee_add_test(NAME unit_cpu_schedules LABELS unit TIMEOUT 120 COMMAND yee_test_cpu_schedules)
 
+# The CPU backend's DFT sums, added a batch of samples at a time, are the bytes of one sample at
+# a time (full and partial batches, read back mid-run, replaced while samples are held).
+add_executable(yee_test_cpu_dft_batch ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_dft_batch.c)
+target_link_libraries(yee_test_cpu_dft_batch PRIVATE yee_test_support)
+yee_add_test(NAME unit_cpu_dft_batch LABELS unit TIMEOUT 60 COMMAND yee_test_cpu_dft_batch)
+
 # The CUDA backend's thread blocks are legal launches that cover their box without more than
 # twice the threads it has cells (kernels/cuda/launch_shape.h; host arithmetic, every build).
 add_executable(yee_test_launch_shape ${CMAKE_CURRENT_LIST_DIR}/unit/launch_shape.c)

@@ -91,6 +91,7 @@ static void cpu_destroy(void *vctx)
         free(c->dft[q].re);
         free(c->dft[q].im);
         free(c->dft[q].v);
+        free(c->dft[q].ph);
     }
     free(c->dft);
     c->dft = NULL;
@@ -391,13 +392,16 @@ static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err 
     q->r = *r;
     q->nodes = (int64_t)r->count[0] * r->count[1] * r->count[2];
     const size_t bytes = (size_t)q->nodes * (size_t)r->nfreq * sizeof(double);
+    q->batch = yee_dft_batch(r->nfreq);
     q->re = (double *)alloc_zeroed(bytes, &c->bytes);
     q->im = (double *)alloc_zeroed(bytes, &c->bytes);
-    q->v = (double *)alloc_zeroed((size_t)q->nodes * sizeof(double), &c->bytes);
-    if (!q->re || !q->im || !q->v) {
+    q->v = (double *)alloc_zeroed((size_t)q->batch * (size_t)q->nodes * sizeof(double), &c->bytes);
+    q->ph = (double *)malloc((size_t)q->batch * 2 * (size_t)r->nfreq * sizeof(double));
+    if (!q->re || !q->im || !q->v || !q->ph) {
         free(q->re);
         free(q->im);
         free(q->v);
+        free(q->ph);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB of DFT sums",
                         2.0 * bytes / 1048576.0);
     }
@@ -405,38 +409,64 @@ static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err 
     return YEE_OK;
 }
 
+#define CPU_DFT_CHUNK 256 /* nodes per block of the flush: 2 x 2 KiB of sums in L1 */
+
+/* Adds region q's held samples to its sums. Per node and frequency the same products, added in
+ * the order the samples came, as yee_dft_add one sample at a time (no fused multiply-add in
+ * this C11 build): the bytes do not depend on the batch. A block of nodes' sums stays in L1
+ * while every held sample is added, so the sums cross memory once per batch, not per sample
+ * (docs/performance.md, "What sources and monitors cost"). */
+static void dft_flush(cpu_dft *q)
+{
+    const int nh = q->pending, nfreq = q->r.nfreq;
+    if (nh == 0)
+        return;
+    q->pending = 0;
+    const int64_t nodes = q->nodes, nblocks = (nodes + CPU_DFT_CHUNK - 1) / CPU_DFT_CHUNK;
+    const double *v = q->v, *ph = q->ph;
+    double *re = q->re, *im = q->im;
+#pragma omp parallel for schedule(static) if (nodes * nfreq * nh > 16384)
+    for (int64_t b = 0; b < nblocks; b++) {
+        const int64_t n0 = b * CPU_DFT_CHUNK;
+        const int len = (int)(nodes - n0 < CPU_DFT_CHUNK ? nodes - n0 : CPU_DFT_CHUNK);
+        for (int f = 0; f < nfreq; f++) {
+            double *YEE_RESTRICT fre = re + (int64_t)f * nodes + n0;
+            double *YEE_RESTRICT fim = im + (int64_t)f * nodes + n0;
+            for (int t = 0; t < nh; t++) {
+                const double *YEE_RESTRICT vt = v + (int64_t)t * nodes + n0;
+                const double c_ = ph[2 * (t * nfreq + f)], s_ = ph[2 * (t * nfreq + f) + 1];
+#pragma omp simd
+                for (int n = 0; n < len; n++) {
+                    fre[n] += vt[n] * c_;
+                    fim[n] += vt[n] * s_;
+                }
+            }
+        }
+    }
+}
+
+/* Holds this step's samples of region id (and its phasors); adds the held ones when the batch
+ * is full. dft_transfer adds what is held first. */
 static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     (void)err;
-    const cpu_dft *q = &c->dft[id];
+    cpu_dft *q = &c->dft[id];
     const yee_dft_region r = q->r;
     const int64_t nx = r.count[0], ny = r.count[1];
-    double *re = q->re, *im = q->im;
     if (!yee_component_array(c->f, r.comp))
         return YEE_OK; /* not in this 2-D run: the sums of a zero field stay zero */
-    /* The samples first, then the sums frequency by frequency over contiguous nodes: per sum
-     * the same product and addition as yee_dft_add node by node, but streaming and vectorized
-     * (node by node, each sample's nfreq sums lie nodes apart: the 50-frequency flux box of
-     * validation/peers/sphere.cfg stepped at 0.77x the speed). */
-    double *v = q->v;
-    const int64_t nodes = q->nodes;
+    double *v = q->v + (int64_t)q->pending * q->nodes;
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = 0; k < r.count[2]; k++)
         for (int j = 0; j < r.count[1]; j++)
             for (int i = 0; i < r.count[0]; i++)
                 v[i + nx * (j + ny * k)] = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis,
                                                           r.lo[0] + i, r.lo[1] + j, r.lo[2] + k);
-#pragma omp parallel for schedule(static) if (nodes * r.nfreq > 4096)
-    for (int f = 0; f < r.nfreq; f++) {
-        double *YEE_RESTRICT fre = re + (int64_t)f * nodes, *YEE_RESTRICT fim = im + (int64_t)f * nodes;
-        const double c_ = ph[2 * f], s_ = ph[2 * f + 1];
-#pragma omp simd
-        for (int64_t n = 0; n < nodes; n++) {
-            fre[n] += v[n] * c_;
-            fim[n] += v[n] * s_;
-        }
-    }
+    memcpy(q->ph + (size_t)q->pending * 2 * (size_t)r.nfreq, ph,
+           2 * (size_t)r.nfreq * sizeof(double));
+    if (++q->pending == q->batch)
+        dft_flush(q);
     return YEE_OK;
 }
 
@@ -475,7 +505,8 @@ static int cpu_dft_transfer(void *vctx, int id, double *re, double *im, int set,
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
     (void)err;
-    const cpu_dft *q = &c->dft[id];
+    cpu_dft *q = &c->dft[id];
+    dft_flush(q); /* (set: the held samples were taken before the sums it replaces) */
     const size_t bytes = (size_t)q->nodes * (size_t)q->r.nfreq * sizeof(double);
     memcpy(set ? q->re : re, set ? re : q->re, bytes);
     memcpy(set ? q->im : im, set ? im : q->im, bytes);

@@ -40,11 +40,16 @@ typedef struct cpu_slab {
 
 #define CPU_COPY_SLOTS 64
 
+/* A DFT region's sums and the samples not yet added to them: the sums (16 nfreq bytes per
+ * node) are read and written once per `batch` samples instead of once per sample. */
 typedef struct cpu_dft {
     yee_dft_region r;
     int64_t nodes;
     double *re, *im;    /* nfreq x nodes */
-    double *v;          /* the region's samples of one step (nodes), scratch */
+    int batch;          /* samples held before they are added (yee_dft_batch) */
+    int pending;        /* samples held now */
+    double *v;          /* batch x nodes: the held samples, node fastest */
+    double *ph;         /* batch x 2 nfreq: their phasors */
 } cpu_dft;
 
 typedef struct cpu_ctx {
