@@ -64,6 +64,7 @@ typedef struct yee_setup {
      * reads them from the environment; 0 is the default everywhere). */
     struct {
         int cpu_band_rows;       /* CPU wavefront: rows per band (0: sized for the L2 cache) */
+        int cpu_sweep_steps;     /* CPU wavefront: steps per sweep (0: the default; 1: none) */
         int sync_each_launch;    /* CUDA: synchronize after each kernel, so a fault is reported
                                   * at the kernel that caused it */
     } tuning;

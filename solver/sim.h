@@ -57,6 +57,7 @@ typedef struct yee_run_options {
         int dft_every;        /* DFT sampling interval (0: from the sources' bandwidth;
                                * YEE_DFT_EVERY) */
         int cpu_band_rows;    /* CPU wavefront band height (0: sized for L2; YEE_CPU_PAIR_ROWS) */
+        int cpu_sweep_steps;  /* CPU wavefront steps per sweep (0: default; YEE_STEPS_PER_SWEEP) */
         int sync_each_launch; /* CUDA: synchronize after each kernel (YEE_DEBUG_SYNC=1) */
     } tuning;
     struct {

@@ -97,8 +97,8 @@ static void cpu_destroy(void *vctx)
     c->dft = NULL;
     for (int q = 0; q < CPU_COPY_SLOTS; q++)
         free(c->copy_buf[q]);
-    cpu_step_lists_free(&c->lists[0]);
-    cpu_step_lists_free(&c->lists[1]);
+    for (int q = 0; q < CPU_SWEEP_MAX; q++)
+        cpu_step_lists_free(&c->lists[q]);
     free(c);
 }
 
@@ -207,6 +207,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         c->pmc_low[a] = s->pmc_low[a];
     }
     c->pair_rows = s->tuning.cpu_band_rows;
+    c->sweep_steps = s->tuning.cpu_sweep_steps;
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
         c->npol = s->npol;

@@ -4,7 +4,7 @@
  * The backend is split the way llm.c splits a model: backend_cpu.c is the readable reference
  * (each op a plain loop over rows, the stages of kernels/stages.h in order: the "cpu-reference"
  * backend), and the tuned schedules live beside it, each in its own file, built from the same
- * rows: sweep_fused.c (one step, H and E in one pass over the planes) and wavefront.c (two steps
+ * rows: sweep_fused.c (one step, H and E in one pass over the planes) and wavefront.c (K steps
  * in one pass, temporal blocking); tuned.c is the "cpu" backend, the reference ops plus advance
  * choosing a schedule. tests/unit/cpu_schedules.c holds each schedule to the reference's bytes.
  *
@@ -39,6 +39,7 @@ typedef struct cpu_slab {
 } cpu_slab;
 
 #define CPU_COPY_SLOTS 64
+#define CPU_SWEEP_MAX 16 /* steps per wavefront sweep, at most */
 
 /* A DFT region's sums and the samples not yet added to them: the sums (16 nfreq bytes per
  * node) are read and written once per `batch` samples instead of once per sample. */
@@ -83,8 +84,9 @@ typedef struct cpu_ctx {
     yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
     size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
     int pair_rows;       /* wavefront.c: rows per band (0: sized for the L2 cache; setup.tuning) */
+    int sweep_steps;     /* wavefront.c: steps per sweep asked for (setup.tuning; 0: default) */
     yee_state_layout state; /* the checkpoint parts */
-    cpu_step_lists lists[2]; /* two steps' sorted lists, scratch of the schedules */
+    cpu_step_lists lists[CPU_SWEEP_MAX]; /* the steps' sorted lists, scratch of the schedules */
 } cpu_ctx;
 
 /* ---- rows (rows.c) ---- */
@@ -139,8 +141,12 @@ yee_box cpu_all_cells(const cpu_ctx *c);
 int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err);
 /* sweep_fused.c: one step, plane by plane H(k) then E(k). */
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
-/* wavefront.c: two steps in one wavefront; 0 when it cannot take them (dispersive nodes, a
- * current outside the subdomain, no memory), having changed nothing. */
-int cpu_wavefront_pair(cpu_ctx *c, const yee_step_plan plan[2]);
+/* wavefront.c: K (2..CPU_SWEEP_MAX) steps in one wavefront; 0 when it cannot take them
+ * (dispersive nodes, a single plane, a current or sample outside the subdomain, no memory),
+ * having changed nothing. */
+int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan);
+/* The blocks of planes (threads) the wavefront of K steps uses: at most one per thread, each of
+ * at least 2K planes, and at least one. */
+int cpu_wavefront_blocks(const cpu_ctx *c, int K);
 
 #endif

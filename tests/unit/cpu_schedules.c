@@ -1,6 +1,6 @@
 /* tests/unit/cpu_schedules.c -- every schedule of the tuned CPU backend gives the reference's
- * bytes: `cpu`'s advance (the fused single-step sweep, sweep_fused.c, and the two-step
- * wavefront, wavefront.c) against `cpu-reference`'s ops one by one (backend_cpu.c).
+ * bytes: `cpu`'s advance (the fused single-step sweep, sweep_fused.c, and the K-step
+ * wavefront, wavefront.c, K = 1..8 by setup.tuning.cpu_sweep_steps) against `cpu-reference`'s ops one by one (backend_cpu.c).
  *
  * A setup built by hand: odd non-cubic dims, CPML slabs on several faces (overlapping at the
  * edges, so rows cross two or three slabs), PEC or PMC low walls, a block of random materials (rows
@@ -100,7 +100,7 @@ static void release(owned *o)
     free(o->lines);
 }
 
-enum { NCUR = 16, NSAMP = 36, MAXK = 5 };
+enum { NCUR = 16, NSAMP = 36, MAXK = 16 };
 
 /* The currents of step `step` (magnetic in m, electric in j): two in one cell, the first and
  * last planes and rows, i = 0, and a cell with both kinds. */
@@ -160,12 +160,13 @@ static void report_part(const char *label, const owned *o, int p, const yee_real
 
 /* One comparison: `calls` advance calls of chunk[c % nchunk] steps each against the reference
  * ops. */
-static int run_case(const geom *g, int threads, int band_rows, int dispersive, const int *chunk,
-                    int nchunk, int calls)
+static int run_case(const geom *g, int threads, int band_rows, int sweep, int dispersive,
+                    const int *chunk, int nchunk, int calls)
 {
-    char label[160];
-    int len = snprintf(label, sizeof label, "%dx%dx%d threads %d rows %d%s steps per call", g->n[0],
-                       g->n[1], g->n[2], threads, band_rows, dispersive ? " dispersive," : "");
+    char label[200];
+    int len = snprintf(label, sizeof label, "%dx%dx%d threads %d rows %d sweep %d%s steps per call",
+                       g->n[0], g->n[1], g->n[2], threads, band_rows, sweep,
+                       dispersive ? " dispersive," : "");
     for (int c = 0; c < nchunk; c++)
         len += snprintf(label + len, sizeof label - (size_t)len, " %d", chunk[c]);
     omp_set_num_threads(threads);
@@ -175,6 +176,7 @@ static int run_case(const geom *g, int threads, int band_rows, int dispersive, c
     if (dispersive)
         add_dispersion(g, &o);
     o.s.tuning.cpu_band_rows = band_rows;
+    o.s.tuning.cpu_sweep_steps = sweep;
     const yee_backend_ops *tuned = &yee_backend_cpu, *ref = &yee_backend_cpu_reference;
     yee_err err;
     memset(&err, 0, sizeof err);
@@ -279,19 +281,32 @@ int main(void)
         /* one plane (the threads share its rows: sweep_fused.c), PEC x, PMC y */
         {{13, 11, 1}, {{2, 1}, {0, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}},
     };
-    const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5};
+    const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5}, long_calls[] = {16, 7, 11};
     const int rows[] = {0, 1, 2, 3, 7};
     int bad = 0;
     for (size_t q = 0; q < sizeof g / sizeof g[0]; q++)
         for (int t = 1; t <= 3; t++) {
             for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
-                bad |= run_case(&g[q], t, rows[r], 0, pairs, 1, 6);
-            bad |= run_case(&g[q], t, 0, 0, singles, 1, 5);
+                bad |= run_case(&g[q], t, rows[r], 0, 0, pairs, 1, 6);
+            bad |= run_case(&g[q], t, 0, 0, 0, singles, 1, 5);
         }
-    bad |= run_case(&g[0], 2, 0, 0, mixed, 4, 8);
-    bad |= run_case(&g[0], 2, 3, 0, mixed, 4, 8);
-    bad |= run_case(&g[0], 2, 0, 1, mixed, 4, 8);
-    bad |= run_case(&g[1], 3, 0, 1, singles, 1, 5);
+    bad |= run_case(&g[0], 2, 0, 0, 0, mixed, 4, 8);
+    bad |= run_case(&g[0], 2, 3, 0, 0, mixed, 4, 8);
+    bad |= run_case(&g[0], 2, 0, 0, 1, mixed, 4, 8);
+    bad |= run_case(&g[1], 3, 0, 0, 1, singles, 1, 5);
+    /* K = 1..8 steps per sweep: calls of 16, 7 and 11 steps (whole sweeps and a shorter last
+     * one), on 1-3 threads, bands sized for L2 and of K rows (the least the sweep takes); the
+     * first geometry with blocks of 7-23 planes (some below 2K: fewer blocks), the one below with
+     * 2K-plane blocks for 2 threads (seams exactly apart), both with PMC and PEC walls */
+    for (int K = 1; K <= 8; K++) {
+        const geom seams = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1}, {1, 0, 0}};
+        for (int t = 1; t <= 3; t++) {
+            bad |= run_case(&g[0], t, 0, K, 0, long_calls, 3, 4);
+            bad |= run_case(&g[0], t, K, K, 0, long_calls, 3, 4);
+            bad |= run_case(&seams, t, 0, K, 0, long_calls, 3, 4);
+            bad |= run_case(&g[4], t, 1, K, 0, mixed, 4, 4);
+        }
+    }
     printf("%s cpu schedules\n", bad ? "FAIL" : "PASS");
     return bad;
 }
