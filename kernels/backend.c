@@ -95,6 +95,25 @@ void yee_state_layout_build(yee_state_layout *L, yee_fields f, int64_t total, in
     L->nparts = p;
 }
 
+void yee_row_spans(const yee_setup *s, int *span)
+{
+    const int n0 = s->dims.n[0];
+    for (int k = 0; k < s->dims.n[2]; k++)
+        for (int j = 0; j < s->dims.n[1]; j++) {
+            const int64_t row = yee_idx(s->dims, 0, j, k), r = j + (int64_t)k * s->dims.n[1];
+            int lo = n0, hi = n0;
+            for (int i = 0; i < n0; i++)
+                for (int a = 0; a < 3 && s->mat[a]; a++)
+                    if (s->mat[a][row + i]) {
+                        if (lo == n0)
+                            lo = i;
+                        hi = i + 1;
+                    }
+            span[2 * r] = lo;
+            span[2 * r + 1] = hi;
+        }
+}
+
 size_t yee_lines_length(yee_dims d)
 {
     size_t n = 0;
@@ -157,6 +176,7 @@ size_t yee_backend_bytes_needed(yee_dims d, int pol2d, int nslabs, const yee_sla
     const size_t ncomp = d.stride[2] == 0 && pol2d != YEE_POL_BOTH ? 3 : 6;
     /* the field components plus one material byte per E component */
     size_t bytes = cells * (ncomp * sizeof(yee_real) + 3 * sizeof(uint8_t));
+    bytes += 2 * sizeof(int) * (size_t)d.n[1] * (size_t)d.n[2]; /* yee_row_spans */
     for (int s = 0; s < nslabs; s++) {
         int64_t w[3];
         /* psi: 2 E, 2 H (one of each in a one-polarization 2-D run) */

@@ -261,6 +261,13 @@ size_t yee_lines_length(yee_dims d);
 void yee_lines_pack(const yee_setup *s, yee_real *block);
 void yee_lines_point(yee_dims d, yee_real *base, yee_lines *lines, yee_cpml_axis pml[3]);
 
+/* Each row's span of cells not of material 0, for the E updates that take material 0's
+ * coefficients as constants outside it (the same values as the per-cell lookup, without reading
+ * the index bytes). Row r = j + k n1 holds every cell with a nonzero index on any component in
+ * [span[2r], span[2r+1]); a row of material 0 only has span[2r] = span[2r+1] = n0. span holds
+ * 2 n1 n2 ints; no material arrays (s->mat[a] NULL) is material 0 everywhere. */
+void yee_row_spans(const yee_setup *s, int *span);
+
 /* The cells of slab s, and its extents in w. */
 int64_t yee_slab_cells(const yee_slab *s, int64_t w[3]);
 

@@ -154,20 +154,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     c->row_span = (int *)alloc_zeroed(2 * (size_t)nrows * sizeof(int), &c->bytes);
     if (!c->row_span)
         goto nomem;
-    for (int k = 0; k < s->dims.n[2]; k++)
-        for (int j = 0; j < s->dims.n[1]; j++) {
-            const int64_t row = yee_idx(s->dims, 0, j, k);
-            int lo = s->dims.n[0], hi = s->dims.n[0];
-            for (int i = 0; i < s->dims.n[0]; i++)
-                for (int a = 0; a < 3 && s->mat[a]; a++)
-                    if (s->mat[a][row + i]) {
-                        if (lo == s->dims.n[0])
-                            lo = i;
-                        hi = i + 1;
-                    }
-            c->row_span[2 * (j + (int64_t)k * s->dims.n[1])] = lo;
-            c->row_span[2 * (j + (int64_t)k * s->dims.n[1]) + 1] = hi;
-        }
+    yee_row_spans(s, c->row_span);
     for (int a = 0; a < 3; a++) {
         c->coef0.ca[a] = c->ca[0];
         c->coef0.cb[a] = c->cb[0];

@@ -32,6 +32,16 @@ struct cuda_slab {
     yee_real *d_psi_h[2];
 };
 
+/* A CPML slab as the update kernels read it, from device memory (cuda_ctx.d_slabs): its cells,
+ * its axis's profiles and its psi arrays (NULL: a half a 2-D run of one polarization does not
+ * keep). */
+struct cuda_slab_dev {
+    yee_slab box;
+    yee_cpml_axis pa;
+    yee_real *psi_e[2];
+    yee_real *psi_h[2];
+};
+
 struct cuda_dft {
     yee_dft_region r;
     int64_t nodes;
@@ -67,12 +77,15 @@ struct cuda_ctx {
     yee_fields f;          /* device pointers */
     uint8_t *d_mat[3];
     yee_real *d_coef;      /* ca[nmat] then cb[nmat] */
+    int *d_row_span;       /* per row its span of other materials than 0 (yee_row_spans) */
+    yee_ecoef coef0;       /* material 0's (ca, cb), the constants outside the spans */
     yee_media media;       /* device pointers */
     yee_real *d_lines;
     yee_lines lines;
     yee_cpml_axis pml[3];
     int nslabs;
     cuda_slab slabs[6];
+    cuda_slab_dev *d_slabs; /* the nslabs slabs for the kernels (NULL: none) */
     int pec_low[3];
     int pmc_low[3];
     yee_sample *d_samples;
@@ -114,8 +127,29 @@ __device__ bool box_cell(const yee_box &b, int &i, int &j, int &k)
     return i < b.hi[0] && j < b.hi[1] && k < b.hi[2];
 }
 
+/* The cells of slab s; psi is indexed over the whole slab. */
+__device__ bool in_slab(const yee_slab &s, int i, int j, int k)
+{
+    return i >= s.lo[0] && i < s.hi[0] && j >= s.lo[1] && j < s.hi[1] && k >= s.lo[2] &&
+           k < s.hi[2];
+}
+
+__device__ int64_t slab_index(const yee_slab &s, int i, int j, int k)
+{
+    return ((int64_t)(k - s.lo[2]) * (s.hi[1] - s.lo[1]) + (j - s.lo[1])) * (s.hi[0] - s.lo[0]) +
+           (i - s.lo[0]);
+}
+
+/* The update kernels do a cell's bulk update and then the CPML corrections of every slab that
+ * holds it, in slab order: per cell the order of the reference, which runs the bulk over the box
+ * and then each slab over its part (a correction reads the other field and its own psi only, so
+ * cells do not depend on each other within a stage). One launch per stage instead of one per
+ * slab more, and a slab cell's field read and written once: the CPML is where small 2-D runs
+ * spend their launches. */
+
 /* pol: YEE_POL_BOTH the 3-D update; a 2-D run of one polarization its three components. */
-__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee_box b, int pol)
+__global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee_box b, int pol,
+                         const cuda_slab_dev *slabs, int nslabs)
 {
     int i, j, k;
     if (!box_cell(b, i, j, k)) /* guard */
@@ -126,62 +160,61 @@ __global__ void h_kernel(yee_fields f, yee_dims d, yee_lines L, yee_real ch, yee
         yee_update_hz(f, d, L, ch, i, j, k);
     else
         yee_update_h(f, d, L, ch, i, j, k);
+    for (int s = 0; s < nslabs; s++) {
+        const cuda_slab_dev &sl = slabs[s];
+        if (!in_slab(sl.box, i, j, k))
+            continue;
+        const int64_t l = slab_index(sl.box, i, j, k);
+        /* a 2-D run of one polarization keeps one half of the slab (yee_cpml_h_half) */
+        if (sl.psi_h[0] && sl.psi_h[1])
+            yee_cpml_h(f, d, ch, sl.pa, sl.box.axis, sl.psi_h[0], sl.psi_h[1], l, i, j, k);
+        else if (sl.psi_h[0])
+            yee_cpml_h_half(f, d, ch, sl.pa, sl.box.axis, 0, sl.psi_h[0], l, i, j, k);
+        else if (sl.psi_h[1])
+            yee_cpml_h_half(f, d, ch, sl.pa, sl.box.axis, 1, sl.psi_h[1], l, i, j, k);
+    }
 }
 
-__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m, yee_box b, int pol)
+/* The E coefficients of cell (i, j, k): material 0's, q0, outside its row's span of other
+ * materials (yee_row_spans), else its own. The same values as the lookup everywhere, but a row
+ * of material 0, or its ends, reads one span (the same two ints for a whole warp) instead of
+ * three index bytes per cell and a gather of the coefficients. */
+__device__ yee_ecoef cell_ecoef(const yee_media &m, const int *span, const yee_ecoef &q0,
+                                const yee_dims &d, int i, int j, int k)
+{
+    const int64_t r = j + (int64_t)k * d.n[1];
+    if (i < span[2 * r] || i >= span[2 * r + 1])
+        return q0;
+    return yee_media_ecoef(m, yee_idx(d, i, j, k));
+}
+
+__global__ void e_kernel(yee_fields f, yee_dims d, yee_lines L, yee_media m, const int *span,
+                         yee_ecoef q0, yee_box b, int pol, const cuda_slab_dev *slabs, int nslabs)
 {
     int i, j, k;
     if (!box_cell(b, i, j, k))
         return;
+    const yee_ecoef q = cell_ecoef(m, span, q0, d, i, j, k);
     if (pol == YEE_POL_TM)
-        yee_update_ez_coef(f, d, L, yee_media_ecoef(m, yee_idx(d, i, j, k)), i, j, k);
+        yee_update_ez_coef(f, d, L, q, i, j, k);
     else if (pol == YEE_POL_TE)
-        yee_update_e_te2d_coef(f, d, L, yee_media_ecoef(m, yee_idx(d, i, j, k)), i, j, k);
+        yee_update_e_te2d_coef(f, d, L, q, i, j, k);
     else
-        yee_update_e(f, d, L, m, i, j, k);
-}
-
-/* The cells of box b (inside slab s) of a CPML slab; psi is indexed over the whole slab. */
-__device__ int64_t slab_index(const yee_slab &s, int i, int j, int k)
-{
-    return ((int64_t)(k - s.lo[2]) * (s.hi[1] - s.lo[1]) + (j - s.lo[1])) * (s.hi[0] - s.lo[0]) +
-           (i - s.lo[0]);
-}
-
-__global__ void cpml_h_kernel(yee_fields f, yee_dims d, yee_real ch, yee_cpml_axis pa, yee_slab s,
-                              yee_box b, yee_real *psi_q, yee_real *psi_r)
-{
-    int i, j, k;
-    if (!box_cell(b, i, j, k))
-        return;
-    const int64_t l = slab_index(s, i, j, k);
-    if (psi_q && psi_r) {
-        yee_cpml_h(f, d, ch, pa, s.axis, psi_q, psi_r, l, i, j, k);
-        return;
+        yee_update_e_coef(f, d, L, q, i, j, k);
+    for (int s = 0; s < nslabs; s++) {
+        const cuda_slab_dev &sl = slabs[s];
+        if (!in_slab(sl.box, i, j, k))
+            continue;
+        const int64_t l = slab_index(sl.box, i, j, k);
+        const int axis = sl.box.axis;
+        const yee_real cb_q = q.cb[(axis + 1) % 3], cb_r = q.cb[(axis + 2) % 3];
+        if (sl.psi_e[0] && sl.psi_e[1])
+            yee_cpml_e_coef(f, d, cb_q, cb_r, sl.pa, axis, sl.psi_e[0], sl.psi_e[1], l, i, j, k);
+        else if (sl.psi_e[0])
+            yee_cpml_e_half(f, d, cb_q, sl.pa, axis, 0, sl.psi_e[0], l, i, j, k);
+        else if (sl.psi_e[1])
+            yee_cpml_e_half(f, d, cb_r, sl.pa, axis, 1, sl.psi_e[1], l, i, j, k);
     }
-    /* a 2-D run of one polarization keeps one half of the slab (yee_cpml_h_half) */
-    if (psi_q)
-        yee_cpml_h_half(f, d, ch, pa, s.axis, 0, psi_q, l, i, j, k);
-    if (psi_r)
-        yee_cpml_h_half(f, d, ch, pa, s.axis, 1, psi_r, l, i, j, k);
-}
-
-__global__ void cpml_e_kernel(yee_fields f, yee_dims d, yee_media m, yee_cpml_axis pa, yee_slab s,
-                              yee_box b, yee_real *psi_q, yee_real *psi_r)
-{
-    int i, j, k;
-    if (!box_cell(b, i, j, k))
-        return;
-    const int64_t l = slab_index(s, i, j, k);
-    if (psi_q && psi_r) {
-        yee_cpml_e(f, d, m, pa, s.axis, psi_q, psi_r, l, i, j, k);
-        return;
-    }
-    const int64_t c = yee_idx(d, i, j, k);
-    if (psi_q)
-        yee_cpml_e_half(f, d, m.cb[m.mat[(s.axis + 1) % 3][c]], pa, s.axis, 0, psi_q, l, i, j, k);
-    if (psi_r)
-        yee_cpml_e_half(f, d, m.cb[m.mat[(s.axis + 2) % 3][c]], pa, s.axis, 1, psi_r, l, i, j, k);
 }
 
 /* One thread per dispersive node (those in box b): P^{n+1} from E^n (before e_kernel). */
@@ -386,18 +419,6 @@ static yee_box cells_box(const cuda_ctx *c, const yee_box *cells)
     return cells ? *cells : b;
 }
 
-/* b intersected with slab s; 0 if empty. */
-static int slab_part(const yee_slab &s, const yee_box &b, yee_box *out)
-{
-    for (int a = 0; a < 3; a++) {
-        out->lo[a] = b.lo[a] > s.lo[a] ? b.lo[a] : s.lo[a];
-        out->hi[a] = b.hi[a] < s.hi[a] ? b.hi[a] : s.hi[a];
-        if (out->hi[a] <= out->lo[a])
-            return 0;
-    }
-    return 1;
-}
-
 static int dev_alloc(cuda_ctx *c, void **p, size_t bytes, yee_err *err)
 {
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
@@ -432,6 +453,8 @@ static void cuda_destroy(void *vctx)
             cudaFree(c->slabs[s].d_psi_h[q]);
         }
     cudaFree(c->d_coef);
+    cudaFree(c->d_row_span);
+    cudaFree(c->d_slabs);
     cudaFree(c->d_lines);
     cudaFree(c->d_samples);
     cudaFree(c->d_values);
@@ -512,6 +535,22 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
     c->media.ca = c->d_coef;
     c->media.cb = c->d_coef + s->nmat;
     c->media.ch = s->ch;
+    for (int a = 0; a < 3; a++) {
+        c->coef0.ca[a] = s->ca[0];
+        c->coef0.cb[a] = s->cb[0];
+    }
+    const size_t span_bytes = 2 * (size_t)s->dims.n[1] * (size_t)s->dims.n[2] * sizeof(int);
+    YEE_TRY(dev_alloc(c, (void **)&c->d_row_span, span_bytes, err));
+    int *host_span = (int *)malloc(span_bytes);
+    if (!host_span)
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "row spans");
+    yee_row_spans(s, host_span);
+    const cudaError_t spans_copied =
+        cudaMemcpy(c->d_row_span, host_span, span_bytes, cudaMemcpyHostToDevice);
+    free(host_span);
+    if (spans_copied != cudaSuccess)
+        return yee_fail(err, YEE_ERR_CUDA, "copying the row spans: %s",
+                        cudaGetErrorString(spans_copied));
 
     /* the lines in the layout both backends share, staged through one host block */
     const size_t nline = yee_lines_length(s->dims);
@@ -544,6 +583,21 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
             psi[k][q] = sl->d_psi_e[q];
             psi[k][2 + q] = sl->d_psi_h[q];
         }
+    }
+    if (s->nslabs > 0) {
+        cuda_slab_dev host_slabs[6];
+        for (int k = 0; k < s->nslabs; k++) {
+            const cuda_slab *sl = &c->slabs[k];
+            host_slabs[k].box = sl->box;
+            host_slabs[k].pa = c->pml[sl->box.axis];
+            for (int q = 0; q < 2; q++) {
+                host_slabs[k].psi_e[q] = sl->d_psi_e[q];
+                host_slabs[k].psi_h[q] = sl->d_psi_h[q];
+            }
+        }
+        const size_t bytes = (size_t)s->nslabs * sizeof(cuda_slab_dev);
+        YEE_TRY(dev_alloc(c, (void **)&c->d_slabs, bytes, err));
+        CUDA_TRY(err, cudaMemcpy(c->d_slabs, host_slabs, bytes, cudaMemcpyHostToDevice));
     }
     for (int a = 0; a < 3; a++) {
         c->pec_low[a] = s->pec_low[a];
@@ -594,19 +648,9 @@ static int stage_h_curl(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     launch_dims sh = box_shape(b);
-    h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media.ch, b, c->pol2d);
-    YEE_TRY(launched(c, err, "h_kernel"));
-    for (int s = 0; s < c->nslabs; s++) {
-        cuda_slab *sl = &c->slabs[s];
-        yee_box part;
-        if (!slab_part(sl->box, b, &part))
-            continue;
-        sh = box_shape(part);
-        cpml_h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->media.ch, c->pml[sl->box.axis],
-                                             sl->box, part, sl->d_psi_h[0], sl->d_psi_h[1]);
-        YEE_TRY(launched(c, err, "cpml_h_kernel"));
-    }
-    return YEE_OK;
+    h_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media.ch, b, c->pol2d, c->d_slabs,
+                                    c->nslabs);
+    return launched(c, err, "h_kernel");
 }
 
 static int stage_e_polarize(void *vctx, yee_box b, yee_err *err)
@@ -623,19 +667,9 @@ static int stage_e_curl(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
     launch_dims sh = box_shape(b);
-    e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media, b, c->pol2d);
-    YEE_TRY(launched(c, err, "e_kernel"));
-    for (int s = 0; s < c->nslabs; s++) {
-        cuda_slab *sl = &c->slabs[s];
-        yee_box part;
-        if (!slab_part(sl->box, b, &part))
-            continue;
-        sh = box_shape(part);
-        cpml_e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->media, c->pml[sl->box.axis],
-                                             sl->box, part, sl->d_psi_e[0], sl->d_psi_e[1]);
-        YEE_TRY(launched(c, err, "cpml_e_kernel"));
-    }
-    return YEE_OK;
+    e_kernel<<<sh.grid, sh.block>>>(c->f, c->d, c->lines, c->media, c->d_row_span, c->coef0, b,
+                                    c->pol2d, c->d_slabs, c->nslabs);
+    return launched(c, err, "e_kernel");
 }
 
 static int stage_e_polarization_current(void *vctx, yee_box b, yee_err *err)

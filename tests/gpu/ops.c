@@ -55,8 +55,9 @@ typedef struct owned {
 } owned;
 
 /* Random material indices per component everywhere, but all rows j = 1 and the last plane of
- * material 0: the CPU backend takes material 0's coefficients as constants on such rows
- * (row_mat0), which the CUDA backend never does, so both paths meet the per-cell lookup. */
+ * material 0, and rows j = 2 with other materials in their middle third only: both backends
+ * take material 0's coefficients as constants outside a row's span of other materials
+ * (yee_row_spans), so each meets whole rows, row ends and random rows of the lookup. */
 static void build_materials(const geom *g, test_rng *r, owned *o, int64_t total)
 {
     yee_setup *s = &o->s;
@@ -74,8 +75,13 @@ static void build_materials(const geom *g, test_rng *r, owned *o, int64_t total)
             o->mat[a][c] = (uint8_t)test_below(r, NMAT);
         for (int k = 0; k < g->n[2]; k++)
             for (int j = 0; j < g->n[1]; j++)
-                if (j == 1 || k == g->n[2] - 1)
+                if (j == 1 || k == g->n[2] - 1) {
                     memset(&o->mat[a][yee_idx(s->dims, 0, j, k)], 0, (size_t)g->n[0]);
+                } else if (j == 2) {
+                    uint8_t *row = &o->mat[a][yee_idx(s->dims, 0, j, k)];
+                    memset(row, 0, (size_t)(g->n[0] / 3));
+                    memset(row + 2 * g->n[0] / 3, 0, (size_t)(g->n[0] - 2 * g->n[0] / 3));
+                }
         s->mat[a] = o->mat[a];
     }
 }
