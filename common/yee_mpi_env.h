@@ -8,6 +8,12 @@
  * Python module, a sweep's jobs) inherits them. Under mpirun or srun (their rank variables in the
  * environment) and where the user set them, nothing changes. Not MPI-specific code: only the
  * environment; MPI implementations other than Open MPI ignore these names.
+ *
+ * An isolated singleton's job id is the same in every such process, and so is its session
+ * directory: concurrent runs (a sweep's jobs, ctest -j) would share it, and the first to finish
+ * removes it under the others. So with the isolated setting goes a session directory base of
+ * the process's own (mkdtemp under $TMPDIR or /tmp; removed at exit, after MPI_Finalize), unless
+ * the user set OMPI_MCA_orte_tmpdir_base.
  */
 #ifndef YEE_COMMON_MPI_ENV_H
 #define YEE_COMMON_MPI_ENV_H
