@@ -44,6 +44,12 @@ typedef struct yee_setup {
     yee_slab slabs[6];
     int pec_low[3];              /* 1: zero tangential E on node plane 0 of this axis */
     int pmc_low[3];              /* 1: mirror H into the ghost plane below node plane 0 */
+    int wrap[3];                 /* 1: this axis is periodic onto this subdomain itself and
+                                  * the backend's advance keeps its ghosts (the components
+                                  * tangential to it, layer n-1 of H into -1, layer 0 of E into
+                                  * n) as the halo exchange would after each step's currents,
+                                  * so the solver exchanges nothing across it. Only for a
+                                  * backend with advance_wraps; the other ops leave them */
     int pol2d;                   /* a 2-D run (dims.stride[2] = 0) of one polarization:
                                   * YEE_POL_TM or YEE_POL_TE store and advance only its three
                                   * components (kernels/yee_cell.h *_tm2d, *_te2d, *_half) and
@@ -206,6 +212,11 @@ typedef struct yee_backend_ops {
     /* Copies part p to host buf (set = 0), or replaces it by buf (set != 0). Reads/writes the
      * part only; called between steps (a pending deferred sweep is completed first). */
     int (*state_transfer)(void *ctx, int p, void *buf, int set, yee_err *err);
+    /* 1: advance honours setup.wrap (x and y axes): it fills the wrapped ghosts from the fields
+     * on entry and keeps them after each step's currents, bit for bit as pack_halo +
+     * unpack_halo would, so a one-rank periodic cell takes the fast schedules. 0: the solver
+     * exchanges periodic faces through the halo and steps one at a time. */
+    int advance_wraps;
 } yee_backend_ops;
 
 /* The CPU (OpenMP) backend, always built: "cpu", the reference ops with the tuned schedules of

@@ -206,9 +206,31 @@ static void set_bloch_phases(yee_sim *s)
     }
 }
 
+/* The periodic axes this rank wraps onto itself inside the backend's advance (setup.wrap)
+ * instead of through the halo: an axis of one rank that the backend can wrap (x or y, real
+ * fields), and only when that leaves the halo nothing to exchange, because a halo on any
+ * other face steps one at a time through the split ops, which leave the wraps to it. */
+static void choose_wraps(const yee_sim *s, int wrap[3])
+{
+    int other = 0;
+    for (int a = 0; a < 3; a++) {
+        wrap[a] = 0;
+        if (s->dec.nbr[a][0] == MPI_PROC_NULL && s->dec.nbr[a][1] == MPI_PROC_NULL)
+            continue;
+        if (a < 2 && s->dec.dims[a] == 1 && s->cfg->boundary[a][0] == YEE_BC_PERIODIC &&
+            s->be->advance_wraps && !s->cfg->complex_fields)
+            wrap[a] = 1;
+        else
+            other = 1;
+    }
+    for (int a = 0; other && a < 3; a++)
+        wrap[a] = 0;
+}
+
 /* The backend's setup: the structure of this rank's block, and the tuning the options carry. */
 static int create_backend(yee_sim *s, yee_err *err)
 {
+    choose_wraps(s, s->structure.setup.wrap);
     s->structure.setup.node_rank = s->node_rank;
     s->structure.setup.tuning.cpu_band_rows = s->opt.tuning.cpu_band_rows;
     s->structure.setup.tuning.cpu_sweep_steps = s->opt.tuning.cpu_sweep_steps;
@@ -265,9 +287,13 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
                                 s->opt.tuning.dft_every, &s->dft, err);
     if (rc == YEE_OK)
         rc = yee_monitors_create(cfg, s->structure.n, s->structure.offset, s->be, s->ctx, &s->mon, err);
+    int nbr[3][2]; /* the faces the halo exchanges: not those the backend wraps */
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++)
+            nbr[a][side] = s->structure.setup.wrap[a] ? MPI_PROC_NULL : s->dec.nbr[a][side];
     if (rc == YEE_OK)
         rc = yee_halo_create(s->be, s->ctx, s->dec.cart, s->structure.n,
-                             (const int(*)[2])s->dec.nbr, !s->opt.tuning.no_overlap,
+                             (const int(*)[2])nbr, !s->opt.tuning.no_overlap,
                              s->opt.tuning.cuda_aware_mpi, cfg->complex_fields ? 2 : 1,
                              &s->halo, err);
     if (rc == YEE_OK)

@@ -15,7 +15,8 @@
  * same arithmetic per cell as without the split. The run loop (sim.c) does, after a step, what
  * belongs to the run rather than to the step: health checks, checkpoints, signals, progress.
  *
- * Where no face is exchanged (one rank, no periodic axis) a backend may take several whole steps
+ * Where no face is exchanged (one rank, no periodic axis but the x and y axes the backend wraps
+ * itself: setup.wrap, chosen in sim.c) a backend may take several whole steps
  * in one call (kernels/backend.h advance), each step's currents and probe samples handed over as
  * a plan; steps are fused only while nothing but the probes needs the fields in between
  * (yee_monitors_due), and the backend keeps the order above per cell, bit for bit.

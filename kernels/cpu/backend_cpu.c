@@ -83,6 +83,10 @@ static void cpu_destroy(void *vctx)
     c->row_span = NULL;
     free(c->disp);
     c->disp = NULL;
+    free(c->disp_row);
+    c->disp_row = NULL;
+    free(c->disp_by_row);
+    c->disp_by_row = NULL;
     free(c->pol);
     c->pol = NULL;
     free(c->pcoef);
@@ -100,6 +104,44 @@ static void cpu_destroy(void *vctx)
     for (int q = 0; q < CPU_SWEEP_MAX; q++)
         cpu_step_lists_free(&c->lists[q]);
     free(c);
+}
+
+/* The row of each dispersive node, by a counting sort: disp_row (nrows + 1 offsets) and
+ * disp_by_row (node numbers, in list order within a row). 0 when memory is short. */
+static int index_disp_rows(cpu_ctx *c)
+{
+    const yee_dims d = c->d;
+    const int64_t nrows = (int64_t)d.n[1] * d.n[2];
+    c->disp_row = (int64_t *)alloc_zeroed(((size_t)nrows + 1) * sizeof(int64_t), &c->bytes);
+    c->disp_by_row = (int64_t *)alloc_zeroed((size_t)c->ndisp * sizeof(int64_t), &c->bytes);
+    int64_t *at = (int64_t *)malloc(((size_t)nrows + 1) * sizeof(int64_t));
+    if (!c->disp_row || !c->disp_by_row || !at) {
+        free(at);
+        return 0;
+    }
+    int64_t *row_of = c->disp_by_row; /* first the row of each node, then the order */
+    for (int64_t q = 0; q < c->ndisp; q++) {
+        const int64_t cell = c->disp[q].c;
+        const int64_t k = d.stride[2] == 0 ? 0 : cell / d.stride[2] - YEE_HALO;
+        const int64_t in_plane = d.stride[2] == 0 ? cell : cell % d.stride[2];
+        const int64_t j = in_plane / d.stride[1] - YEE_HALO;
+        row_of[q] = j + k * d.n[1];
+        c->disp_row[row_of[q] + 1]++;
+    }
+    for (int64_t r = 0; r < nrows; r++)
+        c->disp_row[r + 1] += c->disp_row[r];
+    memcpy(at, c->disp_row, ((size_t)nrows + 1) * sizeof(int64_t));
+    int64_t *rows = (int64_t *)malloc((size_t)c->ndisp * sizeof(int64_t));
+    if (!rows) {
+        free(at);
+        return 0;
+    }
+    memcpy(rows, row_of, (size_t)c->ndisp * sizeof(int64_t));
+    for (int64_t q = 0; q < c->ndisp; q++)
+        c->disp_by_row[at[rows[q]]++] = q;
+    free(rows);
+    free(at);
+    return 1;
 }
 
 static int cpu_create(const yee_setup *s, void **out, yee_err *err)
@@ -192,6 +234,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     for (int a = 0; a < 3; a++) {
         c->pec_low[a] = s->pec_low[a];
         c->pmc_low[a] = s->pmc_low[a];
+        c->wrap[a] = a < 2 && s->wrap[a];
     }
     c->pair_rows = s->tuning.cpu_band_rows;
     c->sweep_steps = s->tuning.cpu_sweep_steps;
@@ -206,6 +249,8 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
             goto nomem;
         memcpy(c->disp, s->disp, (size_t)s->ndisp * sizeof *c->disp);
         memcpy(c->pcoef, s->pcoef, (size_t)s->npcoef * sizeof *c->pcoef);
+        if (!index_disp_rows(c))
+            goto nomem;
     }
     yee_state_layout_build(&c->state, c->f, c->total, c->nslabs, psi, slab_cells, c->pol,
                            c->ndisp > 0 ? c->npol : 0);
@@ -363,8 +408,10 @@ int cpu_reference_step(cpu_ctx *c, const yee_step_plan *p, yee_err *err)
 {
     YEE_TRY(cpu_step_h(c, NULL, err));
     YEE_TRY(cpu_apply_sources(c, p->nm, p->m, err));
+    cpu_wrap_all(c, YEE_FIELD_H);
     YEE_TRY(cpu_step_e(c, NULL, err));
     YEE_TRY(cpu_apply_sources(c, p->nj, p->j, err));
+    cpu_wrap_all(c, YEE_FIELD_E);
     return cpu_gather(c, p->nsamp, p->samp, p->samp_out, err);
 }
 
@@ -709,14 +756,15 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
 
 /* One table for both CPU backends: the reference has no advance, so the solver runs each step
  * through the ops above; the tuned one advances whole steps by the schedules (tuned.c). */
-#define CPU_OPS(name, advance)                                                                    \
+#define CPU_OPS(name, advance, wraps)                                                             \
     {                                                                                            \
         name, cpu_create, cpu_step_h, cpu_step_e, advance, cpu_apply_sources, cpu_dft_create,   \
             cpu_dft_accumulate, cpu_dft_transfer, cpu_copy_start, cpu_copy_finish,              \
             cpu_pack_halo, cpu_unpack_halo, cpu_halo_alloc, cpu_halo_free, cpu_gather,          \
             cpu_download, cpu_norms, cpu_bytes, cpu_destroy, cpu_copy_bandwidth,                \
-            yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes, cpu_state_transfer \
+            yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes, cpu_state_transfer, \
+            wraps                                                                                \
     }
 
-const yee_backend_ops yee_backend_cpu_reference = CPU_OPS("cpu-reference", NULL);
-const yee_backend_ops yee_backend_cpu = CPU_OPS("cpu", cpu_advance);
+const yee_backend_ops yee_backend_cpu_reference = CPU_OPS("cpu-reference", NULL, 0);
+const yee_backend_ops yee_backend_cpu = CPU_OPS("cpu", cpu_advance, 1);

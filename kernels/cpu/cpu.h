@@ -71,10 +71,13 @@ typedef struct cpu_ctx {
     cpu_slab slabs[6];
     int pec_low[3];
     int pmc_low[3];
+    int wrap[3];        /* setup.wrap (x, y only): advance keeps these ghosts (rows.c cpu_wrap_*) */
     int pol2d;          /* setup.pol2d: the bulk rows advance one 2-D polarization only */
     size_t bytes;
     int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
     yee_disp_node *disp;
+    int64_t *disp_row;   /* the nodes of row r = j + k n1: disp[disp_by_row[q]] for q in */
+    int64_t *disp_by_row; /* [disp_row[r], disp_row[r + 1]) (the wavefront's per-row ADE) */
     yee_real *pol;       /* their polarizations */
     int64_t npol;        /* values in pol */
     yee_pole_coef *pcoef;
@@ -105,6 +108,22 @@ void cpu_pec_row(const cpu_ctx *c, int j, int k);
 /* The PMC mirror images (yee_pmc_low) that the E update of row (j, k) reads, from H of the
  * same row: call after that H row is final and before cpu_row_e(j, k). */
 void cpu_pmc_row(const cpu_ctx *c, int j, int k);
+/* The ghosts of the axes this subdomain wraps onto itself (c->wrap, setup.wrap), copied from
+ * the opposite interior layer exactly as pack_halo + unpack_halo would: H, the two components
+ * tangential to the axis, layer n-1 into ghost -1 (read by E at layer 0); E, layer 0 into ghost
+ * n (read by H at layer n-1). Rows [j0, j1) of plane k: their x ghosts, and the y ghost row
+ * when the rows hold its source row (H: j1 = n1, E: j0 = 0). Call after the rows are final
+ * for the step (H with its magnetic currents, E with its electric ones) and before another
+ * update reads the ghosts. */
+void cpu_wrap_h_rows(const cpu_ctx *c, int k, int j0, int j1);
+void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1);
+/* Every plane of one field. */
+void cpu_wrap_all(const cpu_ctx *c, yee_field_kind kind);
+/* The dispersive nodes of row (j, k) (kernels/yee_ade.h): P^{n+1} from E^n, before the row's
+ * E update; the polarization current, after it (and before its PEC nodes). Each node reads and
+ * writes only its own E and P, so per row is per node the reference's order. */
+void cpu_polarize_row(const cpu_ctx *c, int j, int k);
+void cpu_polarization_current_row(const cpu_ctx *c, int j, int k);
 /* One current of a step: J into E (comp 0..2) or M into H (comp 3..5). */
 void cpu_add_current(const cpu_ctx *c, const yee_point_current *p);
 

@@ -281,6 +281,73 @@ void cpu_pmc_row(const cpu_ctx *c, int j, int k)
     row_walls(c, j, k, c->pmc_low, yee_pmc_low);
 }
 
+/* The tangential components of `kind` across axis a: rows [j0, j1) of plane k for x (from
+ * layer `from` into `to` of each row), or the one row `from` into ghost row `to` for y. */
+static void wrap_axis(const cpu_ctx *c, yee_field_kind kind, int a, int k, int j0, int j1,
+                      int from, int to)
+{
+    yee_real *const *arr = kind == YEE_FIELD_E ? c->f.e : c->f.h;
+    const yee_dims d = c->d;
+    for (int q = 0; q < 2; q++) {
+        yee_real *v = arr[(a + 1 + q) % 3];
+        if (!v) /* not in this 2-D run */
+            continue;
+        if (a == 0)
+            for (int j = j0; j < j1; j++)
+                v[yee_idx(d, to, j, k)] = v[yee_idx(d, from, j, k)];
+        else
+            memcpy(&v[yee_idx(d, 0, to, k)], &v[yee_idx(d, 0, from, k)],
+                   (size_t)d.n[0] * sizeof(yee_real));
+    }
+}
+
+void cpu_wrap_h_rows(const cpu_ctx *c, int k, int j0, int j1)
+{
+    if (c->wrap[0])
+        wrap_axis(c, YEE_FIELD_H, 0, k, j0, j1, c->d.n[0] - 1, -1);
+    if (c->wrap[1] && j1 == c->d.n[1])
+        wrap_axis(c, YEE_FIELD_H, 1, k, 0, 0, c->d.n[1] - 1, -1);
+}
+
+void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1)
+{
+    if (c->wrap[0])
+        wrap_axis(c, YEE_FIELD_E, 0, k, j0, j1, 0, c->d.n[0]);
+    if (c->wrap[1] && j0 == 0)
+        wrap_axis(c, YEE_FIELD_E, 1, k, 0, 0, 0, c->d.n[1]);
+}
+
+void cpu_wrap_all(const cpu_ctx *c, yee_field_kind kind)
+{
+    if (!c->wrap[0] && !c->wrap[1])
+        return;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < c->d.n[2]; k++) {
+        if (kind == YEE_FIELD_H)
+            cpu_wrap_h_rows(c, k, 0, c->d.n[1]);
+        else
+            cpu_wrap_e_rows(c, k, 0, c->d.n[1]);
+    }
+}
+
+void cpu_polarize_row(const cpu_ctx *c, int j, int k)
+{
+    if (!c->ndisp)
+        return;
+    const int64_t r = j + (int64_t)k * c->d.n[1];
+    for (int64_t q = c->disp_row[r]; q < c->disp_row[r + 1]; q++)
+        yee_ade_polarize(c->f, c->disp[c->disp_by_row[q]], c->pcoef, c->pol);
+}
+
+void cpu_polarization_current_row(const cpu_ctx *c, int j, int k)
+{
+    if (!c->ndisp)
+        return;
+    const int64_t r = j + (int64_t)k * c->d.n[1];
+    for (int64_t q = c->disp_row[r]; q < c->disp_row[r + 1]; q++)
+        yee_ade_current(c->f, c->media, c->disp[c->disp_by_row[q]], c->pcoef, c->inv_dt, c->pol);
+}
+
 void cpu_add_current(const cpu_ctx *c, const yee_point_current *p)
 {
     const int64_t at = yee_idx(c->d, p->i, p->j, p->k);

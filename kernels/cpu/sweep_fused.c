@@ -25,12 +25,16 @@ static void sweep_planes(const cpu_ctx *c, const cpu_step_lists *l)
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
-        if (k1 > k0)
+        if (k1 > k0) {
             cpu_rows_h_m(c, l, k1 - 1, 0, ny);
+            cpu_wrap_h_rows(c, k1 - 1, 0, ny);
+        }
 #pragma omp barrier
         for (int k = k0; k < k1; k++) {
-            if (k < k1 - 1)
+            if (k < k1 - 1) {
                 cpu_rows_h_m(c, l, k, 0, ny);
+                cpu_wrap_h_rows(c, k, 0, ny);
+            }
             for (int j = 0; j < ny; j++) {
                 cpu_pmc_row(c, j, k);
                 cpu_row_e(c, j, k, 0, nx);
@@ -48,6 +52,7 @@ static void sweep_rows(const cpu_ctx *c, const cpu_step_lists *l)
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int j0 = (int)((int64_t)ny * t / nt), j1 = (int)((int64_t)ny * (t + 1) / nt);
         cpu_rows_h_m(c, l, 0, j0, j1);
+        cpu_wrap_h_rows(c, 0, j0, j1);
 #pragma omp barrier
         for (int j = j0; j < j1; j++) {
             cpu_pmc_row(c, j, 0);
@@ -72,5 +77,6 @@ int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
         cpu_polarization_current(c, all);
     cpu_pec(c, all);
     YEE_TRY(cpu_apply_sources(c, plan->nj, plan->j, err));
+    cpu_wrap_all(c, YEE_FIELD_E);
     return cpu_gather(c, plan->nsamp, plan->samp, plan->samp_out, err);
 }

@@ -1,6 +1,6 @@
 /* kernels/cpu/tuned.c -- the advance op of the "cpu" backend: whole steps by the fastest
  * schedule that takes them. K steps at a time by the wavefront (wavefront.c), a step left over
- * (or one the wavefront does not take: dispersive nodes) by the fused sweep (sweep_fused.c),
+ * (or one the wavefront does not take: a 2-D run's one plane) by the fused sweep (sweep_fused.c),
  * which itself falls back on the reference ops (backend_cpu.c) for a current or sample outside
  * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c).
  */
@@ -27,6 +27,9 @@ static int sweep_steps(const cpu_ctx *c, int left)
 int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err)
 {
     cpu_ctx *c = (cpu_ctx *)ctx;
+    /* wrapped ghosts as the exchange would have left them (a restart, a state set) */
+    cpu_wrap_all(c, YEE_FIELD_E);
+    cpu_wrap_all(c, YEE_FIELD_H);
     int s = 0;
     while (s < nsteps) {
         const int K = sweep_steps(c, nsteps - s);

@@ -39,9 +39,9 @@
  * One barrier per K steps; phase B re-reads K^2 planes per seam (whole planes, one step at a
  * time), against K (nz / threads) plane-steps of a block's trapezoid.
  * setup.tuning.cpu_band_rows = n (YEE_CPU_PAIR_ROWS=n) forces bands of about n rows (at least
- * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes go through the
- * single-step schedule instead: their two ADE stages across the wavefront are not worth the
- * complexity. */
+ * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes take their two
+ * ADE stages around their row's E update (cpu_polarize_row, cpu_polarization_current_row): both
+ * read and write only the node's own E and P. */
 
 
 #include <omp.h>
@@ -52,24 +52,41 @@
 
 enum { ROWS_H = 1, ROWS_E = 2 };
 
+/* E row (j, k) with the stages around it, in the reference's order (kernels/stages.h): PMC
+ * mirror images, polarization, curl and CPML, polarization current, PEC nodes. */
+static void e_row(const cpu_ctx *c, int j, int k, int nx)
+{
+    cpu_pmc_row(c, j, k);
+    cpu_polarize_row(c, j, k);
+    cpu_row_e(c, j, k, 0, nx);
+    cpu_polarization_current_row(c, j, k);
+    cpu_pec_row(c, j, k);
+}
+
 /* Rows [j0, j1) of plane k, one step (lists l): ROWS_H the H rows with their magnetic currents;
  * ROWS_E the E rows, each with its PEC nodes, then the step's electric currents in these rows of
  * the plane, then its samples there; both: H then E row by row. */
 static void rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1, int what)
 {
     const int nx = c->d.n[0];
+    /* a wrapped y axis: E of row 0 reads H of the last row (its ghost), so all H rows first */
+    const int h_first = c->wrap[1] && (what & ROWS_H);
     for (int j = j0; j < j1; j++) {
-        if (what & ROWS_H)
+        if (what & ROWS_H) {
             cpu_rows_h_m(c, l, k, j, j + 1);
-        if (what & ROWS_E) {
-            cpu_pmc_row(c, j, k);
-            cpu_row_e(c, j, k, 0, nx);
-            cpu_pec_row(c, j, k);
+            cpu_wrap_h_rows(c, k, j, j + 1);
+        }
+        if ((what & ROWS_E) && !h_first) {
+            e_row(c, j, k, nx);
         }
     }
     if (!(what & ROWS_E))
         return;
+    for (int j = j0; h_first && j < j1; j++) {
+        e_row(c, j, k, nx);
+    }
     cpu_plane_j(c, l, k, j0, j1);
+    cpu_wrap_e_rows(c, k, j0, j1);
     cpu_plane_samples(c, l, k, j0, j1);
 }
 
@@ -82,6 +99,8 @@ static int bands(const cpu_ctx *c, int K)
     int64_t band_rows = c->pair_rows > 0 ? c->pair_rows : BAND_BYTES / row_bytes;
     if (band_rows < K)
         band_rows = K;
+    if (c->wrap[1]) /* row 0 reads the last row's ghost at the same step: whole planes */
+        return 1;
     const int64_t nb = ny / band_rows;
     return nb < 1 ? 1 : (int)nb;
 }
@@ -131,7 +150,7 @@ int cpu_wavefront_blocks(const cpu_ctx *c, int K)
 
 int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan)
 {
-    if (c->ndisp || c->d.n[2] == 1 || K < 2 || K > CPU_SWEEP_MAX)
+    if (c->d.n[2] == 1 || K < 2 || K > CPU_SWEEP_MAX)
         return 0;
     for (int s = 0; s < K; s++)
         if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]))

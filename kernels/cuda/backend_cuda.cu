@@ -1142,5 +1142,5 @@ extern "C" const yee_backend_ops yee_backend_cuda = {
     cuda_pack_halo,   cuda_unpack_halo, cuda_halo_alloc, cuda_halo_free, cuda_gather,
     cuda_download,    cuda_norms,       cuda_bytes,      cuda_destroy,
     cuda_copy_bandwidth, cuda_host_bytes, cuda_state_parts, cuda_state_part_bytes,
-    cuda_state_transfer,
+    cuda_state_transfer, 0 /* advance_wraps: no advance; the halo wraps periodic faces */,
 };

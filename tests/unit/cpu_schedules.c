@@ -22,11 +22,16 @@
 #include "kernels/backend.h"
 #include "tests/support/setup.h"
 
+enum { NDISP = 4 };
+
 typedef struct geom {
     int n[3];
     int pml[3][2]; /* slab cells per face, 0: none */
     int pec[3];
     int pmc[3];    /* low PMC walls (not where pec) */
+    int wrap[3];   /* periodic onto itself (no CPML or walls there): setup.wrap for the tuned
+                    * backend, pack_halo + unpack_halo after each step's currents for the
+                    * reference, as the solver's halo */
 } geom;
 
 /* Everything a setup points to, owned here. */
@@ -35,7 +40,7 @@ typedef struct owned {
     yee_real ca[4], cb[4];
     uint8_t *mat[3];
     yee_real *lines;
-    yee_disp_node disp[2];
+    yee_disp_node disp[NDISP];
     yee_pole_coef pcoef[2];
 } owned;
 
@@ -62,12 +67,34 @@ static void build(const geom *g, test_rng *r, owned *o)
         s->mat[a] = o->mat[a];
     }
     o->lines = test_lines_slabs_walls(s, r, g->pml, g->pec);
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) {
         s->pmc_low[a] = g->pmc[a];
+        s->wrap[a] = g->wrap[a];
+    }
 }
 
-/* A Lorentz-like pole on one E node and a Debye pole on another (coefficients need not be
- * physical). */
+/* The reference's periodic faces: what the solver's halo does for a rank that is its own
+ * neighbour, H layer n-1 into ghost -1, E layer 0 into ghost n. */
+static int exchange_wraps(const yee_backend_ops *be, void *ctx, const geom *g,
+                          yee_field_kind kind, yee_real *buf, yee_err *err)
+{
+    for (int a = 0; a < 3; a++) {
+        if (!g->wrap[a])
+            continue;
+        const int from = kind == YEE_FIELD_H ? g->n[a] - 1 : 0;
+        const int to = kind == YEE_FIELD_H ? -1 : g->n[a];
+        int rc = be->pack_halo(ctx, kind, a, from, buf, err);
+        if (rc == 0)
+            rc = be->unpack_halo(ctx, kind, a, to, buf, err);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Lorentz-like and Debye poles on E nodes (coefficients need not be physical): two
+ * neighbours in the middle row, one on the last row and plane, one on the first row and plane
+ * (rows of different bands and thread blocks). */
 static void add_dispersion(const geom *g, owned *o)
 {
     o->pcoef[0].c1 = (yee_real)1.2;
@@ -77,17 +104,21 @@ static void add_dispersion(const geom *g, owned *o)
     o->pcoef[1].c2 = (yee_real)0.2;
     o->pcoef[1].c3 = (yee_real)0.1;
     o->pcoef[1].debye = 1;
-    for (int q = 0; q < 2; q++) {
+    const int at[NDISP][4] = {{g->n[0] / 2, g->n[1] / 2, g->n[2] / 2, 0},
+                              {g->n[0] / 2 + 1, g->n[1] / 2, g->n[2] / 2, 1},
+                              {1, g->n[1] - 1, g->n[2] - 1, 2},
+                              {g->n[0] - 2, 0, 0, 1}};
+    for (int q = 0; q < NDISP; q++) {
         memset(&o->disp[q], 0, sizeof o->disp[q]);
-        o->disp[q].c = yee_idx(o->s.dims, g->n[0] / 2 + q, g->n[1] / 2, g->n[2] / 2);
+        o->disp[q].c = yee_idx(o->s.dims, at[q][0], at[q][1], at[q][2]);
         o->disp[q].p_off = 2 * q;
-        o->disp[q].comp = q;
-        o->disp[q].pole0 = q;
+        o->disp[q].comp = at[q][3];
+        o->disp[q].pole0 = q % 2;
         o->disp[q].npole = 1;
     }
-    o->s.ndisp = 2;
+    o->s.ndisp = NDISP;
     o->s.disp = o->disp;
-    o->s.npol = 4;
+    o->s.npol = 2 * NDISP;
     o->s.npcoef = 2;
     o->s.pcoef = o->pcoef;
     o->s.inv_dt = (yee_real)2.0;
@@ -164,9 +195,10 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
                     const int *chunk, int nchunk, int calls)
 {
     char label[200];
-    int len = snprintf(label, sizeof label, "%dx%dx%d threads %d rows %d sweep %d%s steps per call",
-                       g->n[0], g->n[1], g->n[2], threads, band_rows, sweep,
-                       dispersive ? " dispersive," : "");
+    int len = snprintf(label, sizeof label,
+                       "%dx%dx%d%s%s threads %d rows %d sweep %d%s steps per call", g->n[0],
+                       g->n[1], g->n[2], g->wrap[0] ? " wrap x" : "", g->wrap[1] ? " wrap y" : "",
+                       threads, band_rows, sweep, dispersive ? " dispersive," : "");
     for (int c = 0; c < nchunk; c++)
         len += snprintf(label + len, sizeof label - (size_t)len, " %d", chunk[c]);
     omp_set_num_threads(threads);
@@ -200,6 +232,12 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
             (rc = ref->state_transfer(ctx[1], p, buf[0], 1, &err)) != 0)
             return fail_rc("state_transfer set", rc, &err);
     }
+    /* the ghosts of the wrapped faces as the exchange leaves them (advance fills them on entry) */
+    const size_t face_values = 2 * (size_t)(g->n[0] + g->n[2]) * (size_t)(g->n[1] + g->n[2]);
+    yee_real *face = (yee_real *)malloc(face_values * sizeof(yee_real));
+    if ((rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_E, face, &err)) != 0 ||
+        (rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_H, face, &err)) != 0)
+        return fail_rc("wrap", rc, &err);
     /* samples after each step (probes): all six components, on the first and last planes, rows
      * and columns and at random cells */
     yee_sample samp[NSAMP];
@@ -228,8 +266,10 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
         for (int st = 0; st < k && rc == 0; st++) {
             if ((rc = ref->step_h(ctx[1], NULL, &err)) == 0 &&
                 (rc = ref->apply_sources(ctx[1], plan[st].nm, plan[st].m, &err)) == 0 &&
+                (rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_H, face, &err)) == 0 &&
                 (rc = ref->step_e(ctx[1], NULL, &err)) == 0 &&
-                (rc = ref->apply_sources(ctx[1], plan[st].nj, plan[st].j, &err)) == 0)
+                (rc = ref->apply_sources(ctx[1], plan[st].nj, plan[st].j, &err)) == 0 &&
+                (rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_E, face, &err)) == 0)
                 rc = ref->gather(ctx[1], NSAMP, samp, out[1][st], &err);
             for (int q = 0; q < NSAMP && rc == 0 && !bad; q++)
                 if (memcmp(&out[0][st][q], &out[1][st][q], sizeof(yee_real)) != 0) {
@@ -258,6 +298,7 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
         printf("ok %s: %d steps, samples after each and %d parts identical\n", label, step, parts);
     free(buf[0]);
     free(buf[1]);
+    free(face);
     tuned->destroy(ctx[0]);
     ref->destroy(ctx[1]);
     release(&o);
@@ -268,18 +309,24 @@ int main(void)
 {
     const geom g[] = {
         /* CPML on x low, y high, z both; PEC on x and z low */
-        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}, {0, 0, 0}},
+        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}, {0, 0, 0}, {0, 0, 0}},
         /* thin y, CPML on every face, PEC on every low face */
-        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}, {0, 0, 0}},
+        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}},
         /* 3 and 2 planes: thread blocks of one plane, and an empty one with 3 threads */
-        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}, {0, 0, 0}},
-        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}, {0, 0, 0}},
+        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}, {0, 0, 0}, {0, 0, 0}},
         /* PMC on x and y low (mirror planes: the ghost H filled per row), PEC on z low */
-        {{17, 13, 9}, {{0, 3}, {0, 2}, {1, 2}}, {0, 0, 1}, {1, 1, 0}},
+        {{17, 13, 9}, {{0, 3}, {0, 2}, {1, 2}}, {0, 0, 1}, {1, 1, 0}, {0, 0, 0}},
         /* PMC on every low face, 2 planes */
-        {{9, 6, 2}, {{0, 2}, {0, 1}, {0, 1}}, {0, 0, 0}, {1, 1, 1}},
+        {{9, 6, 2}, {{0, 2}, {0, 1}, {0, 1}}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}},
         /* one plane (the threads share its rows: sweep_fused.c), PEC x, PMC y */
-        {{13, 11, 1}, {{2, 1}, {0, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}},
+        {{13, 11, 1}, {{2, 1}, {0, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}},
+        /* periodic axes the backend wraps: x with a PMC y wall, y with PEC x, both, both in
+         * one plane */
+        {{17, 11, 9}, {{0, 0}, {0, 2}, {1, 2}}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}},
+        {{13, 10, 8}, {{2, 1}, {0, 0}, {2, 0}}, {1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+        {{12, 9, 10}, {{0, 0}, {0, 0}, {2, 3}}, {0, 0, 1}, {0, 0, 0}, {1, 1, 0}},
+        {{13, 11, 1}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 0}},
     };
     const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5}, long_calls[] = {16, 7, 11};
     const int rows[] = {0, 1, 2, 3, 7};
@@ -294,17 +341,24 @@ int main(void)
     bad |= run_case(&g[0], 2, 3, 0, 0, mixed, 4, 8);
     bad |= run_case(&g[0], 2, 0, 0, 1, mixed, 4, 8);
     bad |= run_case(&g[1], 3, 0, 0, 1, singles, 1, 5);
+    bad |= run_case(&g[8], 2, 0, 0, 1, mixed, 4, 8); /* dispersive: single fused steps */
     /* K = 1..8 steps per sweep: calls of 16, 7 and 11 steps (whole sweeps and a shorter last
      * one), on 1-3 threads, bands sized for L2 and of K rows (the least the sweep takes); the
      * first geometry with blocks of 7-23 planes (some below 2K: fewer blocks), the one below with
      * 2K-plane blocks for 2 threads (seams exactly apart), both with PMC and PEC walls */
     for (int K = 1; K <= 8; K++) {
-        const geom seams = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1}, {1, 0, 0}};
+        const geom seams = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1}, {1, 0, 0},
+                             {0, 0, 0}};
         for (int t = 1; t <= 3; t++) {
             bad |= run_case(&g[0], t, 0, K, 0, long_calls, 3, 4);
             bad |= run_case(&g[0], t, K, K, 0, long_calls, 3, 4);
             bad |= run_case(&seams, t, 0, K, 0, long_calls, 3, 4);
             bad |= run_case(&g[4], t, 1, K, 0, mixed, 4, 4);
+            for (int q = 7; q < 10; q++) /* the wrapped cells (bands of K rows: x only) */
+                bad |= run_case(&g[q], t, K, K, 0, long_calls, 3, 4);
+            /* dispersive nodes, their ADE stages row by row in the sweep */
+            bad |= run_case(&g[0], t, K, K, 1, long_calls, 3, 4);
+            bad |= run_case(&seams, t, 0, K, 1, long_calls, 3, 4);
         }
     }
     printf("%s cpu schedules\n", bad ? "FAIL" : "PASS");
