@@ -183,19 +183,69 @@ static inline __attribute__((always_inline)) void bulk_e(const cpu_ctx *c, int j
     }
 }
 
-/* Outside its span of other materials (c->row_span) a row takes material 0's coefficients as
- * loop constants (yee_update_e_coef; on rows of material 0 only also yee_cpml_e_coef): the same
- * arithmetic on the same values as the per-cell lookup, 3 bytes per cell less to read and no
- * gathers (with the lookup on every row a vacuum step ran at 0.56x the speed, and the 2-D bend
- * of validation/bend2d, a guide crossing most rows, at 0.5x: docs/performance.md). */
-void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
+/* The CPML correction of E on cells [lo, hi) of row (j, k) in slab sl (row: the slab's index of
+ * the row's cell 0), with material 0's cb as a constant (mat0) or each cell's own. */
+static void row_cpml_e(const cpu_ctx *c, const cpu_slab *sl, int64_t row, int j, int k, int lo,
+                       int hi, int mat0)
 {
+    if (hi <= lo)
+        return;
+    if (c->pol2d != YEE_POL_BOTH) {
+        row_cpml_e_halves(c, sl, row, j, k, lo, hi, mat0);
+        return;
+    }
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     const yee_media m = c->media;
+    const yee_real cb0 = c->coef0.cb[0];
+    const yee_cpml_axis pa = c->pml[sl->box.axis];
+    yee_real *YEE_RESTRICT pq = sl->psi_e[0];
+    yee_real *YEE_RESTRICT pr = sl->psi_e[1];
+    switch (sl->box.axis + 3 * mat0) {
+    case 0:
+#pragma omp simd
+        for (int i = lo; i < hi; i++)
+            yee_cpml_e(f, d, m, pa, 0, pq, pr, row + i, i, j, k);
+        break;
+    case 1:
+#pragma omp simd
+        for (int i = lo; i < hi; i++)
+            yee_cpml_e(f, d, m, pa, 1, pq, pr, row + i, i, j, k);
+        break;
+    case 2:
+#pragma omp simd
+        for (int i = lo; i < hi; i++)
+            yee_cpml_e(f, d, m, pa, 2, pq, pr, row + i, i, j, k);
+        break;
+    case 3:
+#pragma omp simd
+        for (int i = lo; i < hi; i++)
+            yee_cpml_e_coef(f, d, cb0, cb0, pa, 0, pq, pr, row + i, i, j, k);
+        break;
+    case 4:
+#pragma omp simd
+        for (int i = lo; i < hi; i++)
+            yee_cpml_e_coef(f, d, cb0, cb0, pa, 1, pq, pr, row + i, i, j, k);
+        break;
+    default:
+#pragma omp simd
+        for (int i = lo; i < hi; i++)
+            yee_cpml_e_coef(f, d, cb0, cb0, pa, 2, pq, pr, row + i, i, j, k);
+        break;
+    }
+}
+
+/* Outside its span of other materials (c->row_span) a row takes material 0's coefficients as
+ * loop constants (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values
+ * as the per-cell lookup, 3 bytes per cell less to read and no gathers (with the lookup on every
+ * row a vacuum step ran at 0.56x the speed, and the 2-D bend of validation/bend2d, a guide
+ * crossing most rows, at 0.5x: docs/performance.md). The CPML parts of a row are cut at the
+ * span the same way: a guide running into the CPML leaves most of each such row vacuum. */
+void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
+{
+    const yee_dims d = c->d;
     const int64_t r = j + (int64_t)k * d.n[1];
     const int lo = c->row_span[2 * r], hi = c->row_span[2 * r + 1];
-    const int mat0 = lo >= hi;
     const int a = lo > i0 ? (lo < i1 ? lo : i1) : i0; /* [i0, a) [a, b) [b, i1) */
     const int b = hi < i1 ? (hi > a ? hi : a) : i1;
     if (a > i0)
@@ -204,54 +254,18 @@ void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
         bulk_e(c, j, k, a, b, 1);
     if (i1 > b)
         bulk_e(c, j, k, b, i1, 0);
-    const yee_real cb0 = c->coef0.cb[0];
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
         int64_t row = slab_row(sl, j, k);
         if (row < 0)
             continue;
-        const yee_cpml_axis pa = c->pml[sl->box.axis];
-        yee_real *YEE_RESTRICT pq = sl->psi_e[0];
-        yee_real *YEE_RESTRICT pr = sl->psi_e[1];
-        const int lo = sl->box.lo[0] > i0 ? sl->box.lo[0] : i0;
-        const int hi = sl->box.hi[0] < i1 ? sl->box.hi[0] : i1;
+        const int s0 = sl->box.lo[0] > i0 ? sl->box.lo[0] : i0;
+        const int s1 = sl->box.hi[0] < i1 ? sl->box.hi[0] : i1;
         row -= sl->box.lo[0];
-        if (c->pol2d != YEE_POL_BOTH) {
-            row_cpml_e_halves(c, sl, row, j, k, lo, hi, mat0);
-            continue;
-        }
-        switch (sl->box.axis + 3 * mat0) {
-        case 0:
-#pragma omp simd
-            for (int i = lo; i < hi; i++)
-                yee_cpml_e(f, d, m, pa, 0, pq, pr, row + i, i, j, k);
-            break;
-        case 1:
-#pragma omp simd
-            for (int i = lo; i < hi; i++)
-                yee_cpml_e(f, d, m, pa, 1, pq, pr, row + i, i, j, k);
-            break;
-        case 2:
-#pragma omp simd
-            for (int i = lo; i < hi; i++)
-                yee_cpml_e(f, d, m, pa, 2, pq, pr, row + i, i, j, k);
-            break;
-        case 3:
-#pragma omp simd
-            for (int i = lo; i < hi; i++)
-                yee_cpml_e_coef(f, d, cb0, cb0, pa, 0, pq, pr, row + i, i, j, k);
-            break;
-        case 4:
-#pragma omp simd
-            for (int i = lo; i < hi; i++)
-                yee_cpml_e_coef(f, d, cb0, cb0, pa, 1, pq, pr, row + i, i, j, k);
-            break;
-        default:
-#pragma omp simd
-            for (int i = lo; i < hi; i++)
-                yee_cpml_e_coef(f, d, cb0, cb0, pa, 2, pq, pr, row + i, i, j, k);
-            break;
-        }
+        const int sa = a < s0 ? s0 : a > s1 ? s1 : a, sb = b < sa ? sa : b > s1 ? s1 : b;
+        row_cpml_e(c, sl, row, j, k, s0, sa, 1);
+        row_cpml_e(c, sl, row, j, k, sa, sb, 0);
+        row_cpml_e(c, sl, row, j, k, sb, s1, 1);
     }
 }
 
