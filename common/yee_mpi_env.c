@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { NAMES = 3, TMPDIR_BASE = 2 };
+enum { NAMES = 3, ISOLATED = 1, TMPDIR_BASE = 2 };
 static const char *const names[NAMES] = {"OMPI_MCA_pml", "OMPI_MCA_ess_singleton_isolated",
                                          "OMPI_MCA_orte_tmpdir_base"};
 static const char *const values[NAMES] = {"ob1", "1", NULL /* made per process */};
@@ -58,7 +58,7 @@ int yee_mpi_env_singleton_set(void)
     for (int q = 0; q < NAMES; q++) {
         if (getenv(names[q]))
             continue;
-        if (q == TMPDIR_BASE && !(set & 2))
+        if (q == TMPDIR_BASE && !(set & (1 << ISOLATED)))
             continue; /* a singleton with its daemon has a job id of its own */
         const char *value = q == TMPDIR_BASE ? make_session_base() : values[q];
         if (value && setenv(names[q], value, 0) == 0)

@@ -111,12 +111,20 @@ YEE_HD int64_t yee_dims_cells(yee_dims d)
     return d.stride[2] == 0 ? plane : plane * (d.n[2] + 2 * YEE_HALO);
 }
 
+/* The cell (i, j, k) of padded linear index c: the inverse of yee_idx. */
+YEE_HD void yee_idx_cell(yee_dims d, int64_t c, int *i, int *j, int *k)
+{
+    *k = d.stride[2] == 0 ? 0 : (int)(c / d.stride[2]) - YEE_HALO;
+    const int64_t r = d.stride[2] == 0 ? c : c % d.stride[2];
+    *j = (int)(r / d.stride[1]) - YEE_HALO;
+    *i = (int)(r % d.stride[1]) - YEE_HALO;
+}
+
 /* 1 if the padded linear index c (yee_idx) is a cell of box b. */
 YEE_HD int yee_box_has_index(yee_dims d, yee_box b, int64_t c)
 {
-    const int k = d.stride[2] == 0 ? 0 : (int)(c / d.stride[2]) - YEE_HALO;
-    const int64_t r = d.stride[2] == 0 ? c : c % d.stride[2];
-    const int j = (int)(r / d.stride[1]) - YEE_HALO, i = (int)(r % d.stride[1]) - YEE_HALO;
+    int i, j, k;
+    yee_idx_cell(d, c, &i, &j, &k);
     return i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] &&
            k < b.hi[2];
 }

@@ -106,41 +106,34 @@ static void cpu_destroy(void *vctx)
     free(c);
 }
 
-/* The row of each dispersive node, by a counting sort: disp_row (nrows + 1 offsets) and
- * disp_by_row (node numbers, in list order within a row). 0 when memory is short. */
+/* Row r = j + k n1 of cell index `cell`. */
+static int64_t cell_row(yee_dims d, int64_t cell)
+{
+    int i, j, k;
+    yee_idx_cell(d, cell, &i, &j, &k);
+    return j + (int64_t)k * d.n[1];
+}
+
+/* The dispersive nodes by row, a counting sort: disp_row (nrows + 1 offsets) and disp_by_row
+ * (node numbers, in list order within a row). 0 when memory is short. */
 static int index_disp_rows(cpu_ctx *c)
 {
-    const yee_dims d = c->d;
-    const int64_t nrows = (int64_t)d.n[1] * d.n[2];
+    const int64_t nrows = (int64_t)c->d.n[1] * c->d.n[2];
     c->disp_row = (int64_t *)alloc_zeroed(((size_t)nrows + 1) * sizeof(int64_t), &c->bytes);
     c->disp_by_row = (int64_t *)alloc_zeroed((size_t)c->ndisp * sizeof(int64_t), &c->bytes);
-    int64_t *at = (int64_t *)malloc(((size_t)nrows + 1) * sizeof(int64_t));
-    if (!c->disp_row || !c->disp_by_row || !at) {
-        free(at);
+    int64_t *next = (int64_t *)malloc((size_t)nrows * sizeof(int64_t));
+    if (!c->disp_row || !c->disp_by_row || !next) {
+        free(next);
         return 0;
     }
-    int64_t *row_of = c->disp_by_row; /* first the row of each node, then the order */
-    for (int64_t q = 0; q < c->ndisp; q++) {
-        const int64_t cell = c->disp[q].c;
-        const int64_t k = d.stride[2] == 0 ? 0 : cell / d.stride[2] - YEE_HALO;
-        const int64_t in_plane = d.stride[2] == 0 ? cell : cell % d.stride[2];
-        const int64_t j = in_plane / d.stride[1] - YEE_HALO;
-        row_of[q] = j + k * d.n[1];
-        c->disp_row[row_of[q] + 1]++;
-    }
+    for (int64_t q = 0; q < c->ndisp; q++)
+        c->disp_row[cell_row(c->d, c->disp[q].c) + 1]++;
     for (int64_t r = 0; r < nrows; r++)
         c->disp_row[r + 1] += c->disp_row[r];
-    memcpy(at, c->disp_row, ((size_t)nrows + 1) * sizeof(int64_t));
-    int64_t *rows = (int64_t *)malloc((size_t)c->ndisp * sizeof(int64_t));
-    if (!rows) {
-        free(at);
-        return 0;
-    }
-    memcpy(rows, row_of, (size_t)c->ndisp * sizeof(int64_t));
+    memcpy(next, c->disp_row, (size_t)nrows * sizeof(int64_t));
     for (int64_t q = 0; q < c->ndisp; q++)
-        c->disp_by_row[at[rows[q]]++] = q;
-    free(rows);
-    free(at);
+        c->disp_by_row[next[cell_row(c->d, c->disp[q].c)]++] = q;
+    free(next);
     return 1;
 }
 

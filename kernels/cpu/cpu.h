@@ -160,12 +160,8 @@ yee_box cpu_all_cells(const cpu_ctx *c);
 int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err);
 /* sweep_fused.c: one step, plane by plane H(k) then E(k). */
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
-/* wavefront.c: K (2..CPU_SWEEP_MAX) steps in one wavefront; 0 when it cannot take them
- * (dispersive nodes, a single plane, a current or sample outside the subdomain, no memory),
- * having changed nothing. */
+/* wavefront.c: K (2..CPU_SWEEP_MAX) steps in one wavefront; 0 when it cannot take them (a
+ * single plane, a current or sample outside the subdomain, no memory), having changed nothing. */
 int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan);
-/* The blocks of planes (threads) the wavefront of K steps uses: at most one per thread, each of
- * at least 2K planes, and at least one. */
-int cpu_wavefront_blocks(const cpu_ctx *c, int K);
 
 #endif

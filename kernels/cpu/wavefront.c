@@ -21,8 +21,9 @@
  * reference's step_h, magnetic currents, step_e, electric currents, gather. Each CPML psi is
  * updated by step 1, 2, ... in order, so the result is that of the reference ops K times over,
  * bit for bit (tests/unit/cpu_schedules.c, K = 1..8). The ghost planes (k = -1, nz) do not
- * change during the K steps (halo and periodic wrap take another path: solver/step.c), PMC
- * mirror images excepted, which are filled row by row.
+ * change during the K steps (a z halo takes another path: solver/step.c), PMC mirror images
+ * excepted, which are filled row by row; nor do x and y ghosts, but those of axes this
+ * subdomain wraps onto itself (c->wrap), which are copied after their source rows.
  *
  * Threads own contiguous blocks of planes [k0, k1) (those they first touched, alloc_zeroed),
  * at least 2K planes each. Across a seam k1 between two blocks the sweep above would read the
@@ -63,9 +64,10 @@ static void e_row(const cpu_ctx *c, int j, int k, int nx)
     cpu_pec_row(c, j, k);
 }
 
-/* Rows [j0, j1) of plane k, one step (lists l): ROWS_H the H rows with their magnetic currents;
- * ROWS_E the E rows, each with its PEC nodes, then the step's electric currents in these rows of
- * the plane, then its samples there; both: H then E row by row. */
+/* Rows [j0, j1) of plane k, one step (lists l): ROWS_H the H rows with their magnetic currents
+ * (and wrapped ghosts); ROWS_E the E rows (e_row), then the step's electric currents in these
+ * rows of the plane, the wrapped E ghosts, then its samples there; both: H then E row by row,
+ * or all H rows first under a wrapped y axis. */
 static void rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1, int what)
 {
     const int nx = c->d.n[0];
@@ -76,15 +78,14 @@ static void rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j
             cpu_rows_h_m(c, l, k, j, j + 1);
             cpu_wrap_h_rows(c, k, j, j + 1);
         }
-        if ((what & ROWS_E) && !h_first) {
+        if ((what & ROWS_E) && !h_first)
             e_row(c, j, k, nx);
-        }
     }
     if (!(what & ROWS_E))
         return;
-    for (int j = j0; h_first && j < j1; j++) {
-        e_row(c, j, k, nx);
-    }
+    if (h_first)
+        for (int j = j0; j < j1; j++)
+            e_row(c, j, k, nx);
     cpu_plane_j(c, l, k, j0, j1);
     cpu_wrap_e_rows(c, k, j0, j1);
     cpu_plane_samples(c, l, k, j0, j1);
@@ -141,7 +142,9 @@ static void seam(const cpu_ctx *c, int K, int k1)
             rows(c, &c->lists[s - 1], p, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
 }
 
-int cpu_wavefront_blocks(const cpu_ctx *c, int K)
+/* The blocks of planes (threads) of a K-step wavefront: at most one per thread, each of at
+ * least 2K planes, and at least one. */
+static int wavefront_blocks(const cpu_ctx *c, int K)
 {
     const int nt = omp_get_max_threads();
     const int most = c->d.n[2] / (2 * K);
@@ -156,7 +159,7 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan)
         if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]))
             return 0;
     const int nz = c->d.n[2];
-    const int nb = bands(c, K), nblk = cpu_wavefront_blocks(c, K);
+    const int nb = bands(c, K), nblk = wavefront_blocks(c, K);
 #pragma omp parallel num_threads(nblk)
     {
         const int t = omp_get_thread_num(), n = omp_get_num_threads();
