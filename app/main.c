@@ -18,6 +18,8 @@
 #include "common/yee_num.h"
 #include "io/deck.h"
 #include "io/h5out.h"
+#include "model/mesh.h"
+#include "model/nodes.h"
 #include "model/resolution.h"
 #include "postproc/export_vtk.h"
 #include "postproc/resonances.h"
@@ -206,6 +208,22 @@ static const char *bc_name(yee_boundary b)
                                                                       : "periodic";
 }
 
+/* The graded axes of a grid.refine mesh: their narrowest and widest cells and the largest ratio
+ * of neighbouring cells the grading reached (model/mesh.h). */
+static void print_mesh(const yee_config *cfg, FILE *out)
+{
+    for (int a = 0; a < 3; a++) {
+        if (!cfg->mesh[a])
+            continue;
+        double wmax = 0.0;
+        for (int i = 0; i < cfg->n[a]; i++)
+            wmax = fmax(wmax, cfg->mesh[a][i + 1] - cfg->mesh[a][i]);
+        fprintf(out, "graded      %c: %d cells of %g to %g um, neighbours within %.3f "
+                     "(grid.grading %g)\n", "xyz"[a], cfg->n[a], yee_min_width(cfg, a), wmax,
+                yee_mesh_max_ratio(cfg->mesh[a], cfg->n[a]), cfg->grading);
+    }
+}
+
 /* Print the summary `yee check` shows; returns the number of warnings, and counts errors
  * (the deck is valid but cannot run here) in *errors. */
 static int print_check(const yee_config *cfg, FILE *out, int *errors)
@@ -220,8 +238,8 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
                      "of z; line sources and fluxes per um of z)\n", cfg->n[0], cfg->n[1], cells,
                 cfg->dx[0], cfg->dx[1]);
         fprintf(out, "domain      [%g, %g] x [%g, %g] um\n", cfg->origin[0],
-                cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
-                cfg->origin[1] + cfg->n[1] * cfg->dx[1]);
+                yee_domain_end(cfg, 0), cfg->origin[1], yee_domain_end(cfg, 1));
+        print_mesh(cfg, out);
         fprintf(out, "fields      %s\n", cfg->pol2d == YEE_POL_TM ? "TM: Ez, Hx, Hy"
                                        : cfg->pol2d == YEE_POL_TE ? "TE: Hz, Ex, Ey"
                                                                   : "TM and TE: all six");
@@ -233,9 +251,9 @@ static int print_check(const yee_config *cfg, FILE *out, int *errors)
         fprintf(out, "grid        %d x %d x %d = %.0f cells, dx = %g x %g x %g um\n", cfg->n[0],
                 cfg->n[1], cfg->n[2], cells, cfg->dx[0], cfg->dx[1], cfg->dx[2]);
         fprintf(out, "domain      [%g, %g] x [%g, %g] x [%g, %g] um\n", cfg->origin[0],
-                cfg->origin[0] + cfg->n[0] * cfg->dx[0], cfg->origin[1],
-                cfg->origin[1] + cfg->n[1] * cfg->dx[1], cfg->origin[2],
-                cfg->origin[2] + cfg->n[2] * cfg->dx[2]);
+                yee_domain_end(cfg, 0), cfg->origin[1], yee_domain_end(cfg, 1), cfg->origin[2],
+                yee_domain_end(cfg, 2));
+        print_mesh(cfg, out);
         fprintf(out, "boundaries  x %s/%s, y %s/%s, z %s/%s; CPML cells %d/%d %d/%d %d/%d\n",
                 bc_name(cfg->boundary[0][0]), bc_name(cfg->boundary[0][1]),
                 bc_name(cfg->boundary[1][0]), bc_name(cfg->boundary[1][1]),

@@ -232,7 +232,12 @@ int yee_modes_main(int argc, char **argv)
     int status = YEE_EXIT_ERROR;
     yee_mode_set set;
     memset(&set, 0, sizeof set);
-    const double lo = cfg.origin[c.axis], hi = cfg.origin[c.axis] + cfg.n[c.axis] * cfg.dx[c.axis];
+    const double lo = cfg.origin[c.axis], hi = yee_domain_end(&cfg, c.axis);
+    if (yee_graded(&cfg)) {
+        fprintf(stderr, "yee modes: %s has a graded mesh (grid.refine); the mode solver needs "
+                        "one spacing per axis: run it on the deck without grid.refine\n", c.deck);
+        goto done;
+    }
     if (cfg.two_d && c.axis == 2) {
         fprintf(stderr, "yee modes: a 2-D run has no z plane: give --plane x=... or y=...\n");
         status = YEE_EXIT_USAGE;

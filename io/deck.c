@@ -16,6 +16,8 @@
 #include "io/deck.h"
 
 #include "io/deck_sections.h"
+#include "model/mesh.h"
+#include "model/nodes.h"
 #include "io/deck_set.h"
 #include "io/deck_text.h"
 #include "io/params.h"
@@ -65,6 +67,10 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
     yee_rd_long(c, &sc, "subpixel_samples", &samples);
     cfg->subpixel_samples = (int)samples;
     g->size_s = config_setting_get_member(sc.s, "size");
+    cfg->grading = 1.3;
+    yee_rd_num(c, &sc, "grading", &cfg->grading);
+    if (yee_rd_list(c, &sc, "refine", &g->refine) <= 0 || config_setting_length(g->refine) == 0)
+        g->refine = NULL;
     int rres = yee_rd_num(c, &sc, "resolution", &res);
     int rsp = yee_rd_vec3_ex(c, &sc, "spacing", dx, 1);
     if (rres != 0 && rsp != 0) {
@@ -120,6 +126,100 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
         return;
     }
     g->ok = 1;
+}
+
+/* grid.refine: the graded axes (model/mesh.h), once boundary has set the PML thickness (the
+ * CPML keeps the base spacing). An axis no region refines stays uniform (cfg->mesh NULL). */
+static int load_refine(yee_rd *c, yee_config *cfg, yee_deck_grid *g)
+{
+    if (!g->refine || !g->ok)
+        return 0;
+    const int nreg = config_setting_length(g->refine);
+    yee_mesh_span *span = calloc((size_t)nreg, sizeof *span);
+    const config_setting_t **where = calloc((size_t)nreg, sizeof *where);
+    double (*res)[3] = calloc((size_t)nreg, sizeof *res);
+    double (*lo)[3] = calloc((size_t)nreg, sizeof *lo), (*hi)[3] = calloc((size_t)nreg, sizeof *hi);
+    if (!span || !where || !res || !lo || !hi) {
+        free(span), free(where), free(res), free(lo), free(hi);
+        return YEE_ERR_NOMEM;
+    }
+    int ok = 1;
+    for (int r = 0; r < nreg; r++) {
+        yee_rd_scope sc;
+        if (!yee_rd_list_elem(c, g->refine, "grid.refine[]", "grid.refine", r, &sc)) {
+            ok = 0;
+            continue;
+        }
+        where[r] = sc.s;
+        ok &= yee_rd_vec3(c, &sc, "min", lo[r]) > 0;
+        ok &= yee_rd_vec3(c, &sc, "max", hi[r]) > 0;
+        ok &= yee_rd_vec3_ex(c, &sc, "resolution", res[r], 1) > 0;
+    }
+    for (int a = 0; ok && a < (cfg->two_d ? 2 : 3); a++) {
+        int ns = 0;
+        for (int r = 0; r < nreg; r++) {
+            if (res[r][a] <= 0)
+                continue;
+            if (!(hi[r][a] > lo[r][a])) {
+                char key[64];
+                snprintf(key, sizeof key, "grid.refine[%d]", r);
+                yee_rd_error(c, where[r], key, "max must exceed min on %c (got %g, %g)", "xyz"[a],
+                             lo[r][a], hi[r][a]);
+                ok = 0;
+                continue;
+            }
+            span[ns].lo = lo[r][a];
+            span[ns].hi = hi[r][a];
+            span[ns].h = 1.0 / res[r][a];
+            ns++;
+        }
+        if (ns == 0 || !ok)
+            continue;
+        char why[256];
+        int n;
+        if (yee_mesh_axis(g->lo[a], g->hi[a], cfg->dx[a], cfg->pml_cells[a][0],
+                          cfg->pml_cells[a][1], span, ns, cfg->grading, &cfg->mesh[a], &n, why,
+                          sizeof why) < 0) {
+            yee_rd_error(c, g->refine, "grid.refine", "%c: %s", "xyz"[a], why);
+            ok = 0;
+            continue;
+        }
+        cfg->n[a] = n;
+        const double worst = yee_mesh_max_ratio(cfg->mesh[a], n);
+        if (worst > cfg->grading * (1 + 1e-6))
+            yee_rd_warn(c, g->refine, "grid.refine",
+                        "on %c neighbouring cells reach a ratio of %.3g (grid.grading %g): a "
+                        "region lies too close to the PML or to another region for its cells to "
+                        "grade; move it, or add a region between", "xyz"[a], worst, cfg->grading);
+    }
+    free(span), free(where), free(res), free(lo), free(hi);
+    return 0;
+}
+
+/* What a graded mesh does not carry yet: the plane-wave family of sources (their 1-D incident
+ * grid and mode solver assume one spacing) and mode monitors (the same mode solver). */
+static void check_graded(yee_rd *c, const yee_config *cfg, const yee_deck_grid *g)
+{
+    if (!yee_graded(cfg))
+        return;
+    for (int q = 0; q < cfg->nsources; q++) {
+        const yee_source_cfg *sc = &cfg->sources[q];
+        if (sc->kind == YEE_SRC_PLANEWAVE || sc->kind == YEE_SRC_GAUSSIAN_BEAM ||
+            sc->kind == YEE_SRC_EIGENMODE)
+            yee_rd_error(c, g->refine, "grid.refine",
+                         "source '%s' (line %d) is a %s: plane-wave, Gaussian-beam and eigenmode "
+                         "sources need a uniform grid; on a graded mesh launch a plane wave "
+                         "with a volume source (a current sheet) across a periodic cell",
+                         sc->name, sc->line,
+                         sc->kind == YEE_SRC_PLANEWAVE ? "planewave"
+                         : sc->kind == YEE_SRC_GAUSSIAN_BEAM ? "gaussian_beam" : "eigenmode");
+    }
+    for (int q = 0; q < cfg->nmonitors; q++)
+        if (cfg->monitors[q].nmodes > 0)
+            yee_rd_error(c, g->refine, "grid.refine",
+                         "mode monitor '%s' (line %d) needs a uniform grid (its mode solver "
+                         "assumes one spacing); use a flux monitor on a graded mesh",
+                         cfg->monitors[q].name, cfg->monitors[q].line);
 }
 
 static void load_simulation(yee_rd *c, const yee_rd_scope *root, yee_config *cfg,
@@ -590,16 +690,20 @@ int yee_deck_load(const char *path, const char *const *overrides, int noverrides
     yee_deck_grid g;
     memset(&g, 0, sizeof g);
     load_grid(&c, &root, cfg, &g);
-    load_simulation(&c, &root, cfg, &g);
-    int rc = yee_deck_load_materials(&c, &root, cfg);
-    load_background(&c, &root, cfg);
     load_boundary(&c, &root, cfg, &g);
+    int rc = load_refine(&c, cfg, &g);
+    load_simulation(&c, &root, cfg, &g);
+    if (rc == 0)
+        rc = yee_deck_load_materials(&c, &root, cfg);
+    load_background(&c, &root, cfg);
     if (rc == 0)
         rc = yee_deck_load_geometry(&c, &root, cfg, &g);
     if (rc == 0)
         rc = yee_deck_load_sources(&c, &root, cfg, &g);
     if (rc == 0)
         rc = yee_deck_load_monitors(&c, &root, cfg, &g);
+    if (rc == 0)
+        check_graded(&c, cfg, &g);
     if (rc == 0)
         load_polarization(&c, &root, cfg);
     if (rc == 0)

@@ -3,6 +3,7 @@
  * monitors (whose files must exist now; their contents are checked when the run starts).
  */
 #include "io/deck_sections.h"
+#include "model/nodes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -122,7 +123,7 @@ static void load_spectrum(yee_rd *c, const yee_rd_scope *sc, yee_config *cfg, ye
         return;
     int flat = 0;
     for (int a = 0; a < (cfg->two_d ? 2 : 3); a++) /* 2-D: z is the run's depth */
-        flat += m->box_max[a] - m->box_min[a] < 0.5 * cfg->dx[a];
+        flat += m->box_max[a] - m->box_min[a] < 0.5 * yee_min_width(cfg, a);
     if (flat > 1)
         yee_rd_error(c, sc->s, sc->key, "a flux monitor is a plane (one flat axis) or a closed box "
                                         "(none); this one is flat on %d axes%s", flat,

@@ -52,6 +52,23 @@ static const yee_deck_key schema[] = {
      .doc = "Cell size: one number or [dx, dy, dz]. Exactly one of resolution / spacing."},
     {.path = "grid.center", .type = YEE_KT_VEC3, .unit = "um", .def = "[0, 0, 0]",
      .doc = "Centre of the domain."},
+    {.path = "grid.refine", .type = YEE_KT_LIST, .unit = "-", .def = "none",
+     .doc = "Regions of finer cells: a graded (nonuniform) mesh. On each axis the interval "
+            "[min, max] of a region gets cells of at most 1/resolution; its edges are mesh "
+            "lines; the rest of the axis grades up to the base spacing by at most `grading` per "
+            "cell. Regions must lie inside the CPML layers, which keep the base spacing."},
+    {.path = "grid.refine[].min", .type = YEE_KT_VEC3, .unit = "um", .def = "required",
+     .flags = YEE_K_REQ, .doc = "Lower corner of the region."},
+    {.path = "grid.refine[].max", .type = YEE_KT_VEC3, .unit = "um", .def = "required",
+     .flags = YEE_K_REQ, .doc = "Upper corner of the region."},
+    {.path = "grid.refine[].resolution", .type = YEE_KT_FLOAT_OR_VEC3, .unit = "1/um",
+     .def = "required", .flags = YEE_K_REQ | YEE_R_GE, .lo = 0,
+     .doc = "Cells per um inside the region: one number for every axis, or [x, y, z] with 0 "
+            "for an axis the region leaves alone (a film: [0, 0, 200])."},
+    {.path = "grid.grading", .type = YEE_KT_FLOAT, .unit = "-", .def = "1.3", .dval = 1.3,
+     .flags = YEE_R_GT | YEE_R_LE, .lo = 1, .hi = 2,
+     .doc = "Largest ratio of the widths of neighbouring cells where a graded mesh changes its "
+            "spacing (`yee check` prints the ratio reached)."},
     {.path = "grid.subpixel", .type = YEE_KT_BOOL, .unit = "-", .def = "true", .dval = 1,
      .doc = "Subpixel averaging of the permittivity at dielectric interfaces (anisotropic, "
             "Farjadpour et al. 2006): second-order accurate interfaces. false: staircase."},

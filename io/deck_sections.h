@@ -21,6 +21,7 @@ typedef struct yee_deck_grid {
     int ok;                         /* n, dx, origin, dt valid */
     const config_setting_t *size_s; /* grid.size, where errors about the whole grid point */
     double lo[3], hi[3];            /* the domain, um */
+    const config_setting_t *refine; /* grid.refine, or NULL: read once the PML is known */
 } yee_deck_grid;
 
 /* 1 when p lies in the domain [lo, hi] per axis (with a relative tolerance of 1e-9 for rounding

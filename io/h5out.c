@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* fallocate(2) with FALLOC_FL_KEEP_SIZE (yee_h5_reserve) */
 #include "io/h5out.h"
+#include "model/nodes.h"
 #include "model/resolution.h"
 
 #include <errno.h>
@@ -65,6 +66,7 @@ typedef struct snap {
     int64_t shape[3]; /* nx, ny, nz */
     double origin[3];
     double spacing[3];
+    int graded;          /* coordinates given on some axis: the XDMF grid is a 3DRectMesh */
     long nframes;
     long frames_written; /* highest written frame + 1 */
     long *steps;         /* [nframes], -1 until written */
@@ -74,6 +76,16 @@ typedef struct snap {
     long dirty_lo, dirty_hi;
     long fw_in_file;     /* the frames_written attribute as last written; -1: not yet */
 } snap;
+
+/* A small float64 dataset (node coordinates, mesh lines) created but not yet written: its values
+ * go into the file at the next flush (write_pending), after yee_h5_reserve has kept the disk
+ * blocks, as frame labels do; a disk too small for the run is then refused before any raw data
+ * is written. Identical on every rank. */
+typedef struct pending_vec {
+    hid_t dset;
+    hsize_t n;
+    double *v;
+} pending_vec;
 
 struct yee_h5 {
     char path[YEE_PATH_LEN];
@@ -87,6 +99,8 @@ struct yee_h5 {
     double flush_every; /* seconds between flushes after frames (rank 0's value counts) */
     double last_flush;  /* MPI_Wtime of the last flush; < 0: none after a frame yet */
     int failed;         /* a write or flush of this file failed (yee_h5_shutdown_unsafe) */
+    int npend, pend_cap;
+    pending_vec *pend;  /* datasets whose values the next flush writes */
 };
 
 /* Set once a file whose writes failed has been closed (or could not be): see
@@ -197,6 +211,183 @@ static void drop_stale(const yee_h5 *h, hid_t g, const char *name)
         H5Ldelete(g, name, H5P_DEFAULT);
 }
 
+/* Create the groups of an absolute path's parent ("/a/b/c" -> /a, /a/b); returns the innermost
+ * group (close it) and points *leaf at the last element. */
+static hid_t parent_group(hid_t file, const char *path, char *buf, size_t cap, const char **leaf)
+{
+    snprintf(buf, cap, "%s", path[0] == '/' ? path + 1 : path);
+    hid_t g = H5Gopen2(file, "/", H5P_DEFAULT);
+    char *p = buf;
+    for (char *slash; g >= 0 && (slash = strchr(p, '/')); p = slash + 1) {
+        *slash = '\0';
+        hid_t next = open_or_create_group(g, p);
+        H5Gclose(g);
+        g = next;
+    }
+    *leaf = p;
+    return g;
+}
+
+/* Create the 1-D float64 dataset `name` of n >= 1 values under loc, replacing one of that name
+ * (a restarted run's), and queue its values for the next flush (pending_vec). Collective. */
+static herr_t create_small_vector(yee_h5 *h, hid_t loc, const char *name, hsize_t n,
+                                  const double *data)
+{
+    double *copy = (double *)malloc((size_t)n * sizeof *copy);
+    if (h->npend == h->pend_cap && copy) {
+        int cap = h->pend_cap ? 2 * h->pend_cap : 16;
+        pending_vec *p = (pending_vec *)realloc(h->pend, (size_t)cap * sizeof *p);
+        if (p) {
+            h->pend = p;
+            h->pend_cap = cap;
+        }
+    }
+    /* agreed: a rank that cannot allocate must not leave the others in a collective call */
+    if (!all_ok(h->comm, copy && h->npend < h->pend_cap)) {
+        free(copy);
+        return -1;
+    }
+    memcpy(copy, data, (size_t)n * sizeof *copy);
+    htri_t exists = H5Lexists(loc, name, H5P_DEFAULT);
+    if (exists < 0 || (exists > 0 && H5Ldelete(loc, name, H5P_DEFAULT) < 0)) {
+        free(copy);
+        return -1;
+    }
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t dset = space < 0 ? -1
+                           : H5Dcreate2(loc, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                                        H5P_DEFAULT, H5P_DEFAULT);
+    if (space >= 0)
+        H5Sclose(space);
+    if (dset < 0) {
+        free(copy);
+        return -1;
+    }
+    h->pend[h->npend].dset = dset;
+    h->pend[h->npend].n = n;
+    h->pend[h->npend].v = copy;
+    h->npend++;
+    return 0;
+}
+
+/* Write and close the queued datasets: rank 0 writes the values (the same on every rank), the
+ * others select none, as a collective transfer needs. Every one is closed and freed, also after
+ * a failure (a file cannot close with datasets open). Collective. */
+static herr_t write_pending(yee_h5 *h)
+{
+    herr_t rc = 0;
+    for (int i = 0; i < h->npend; i++) {
+        pending_vec *p = &h->pend[i];
+        hid_t fspace = rc < 0 ? -1 : H5Dget_space(p->dset);
+        hid_t mspace = rc < 0 ? -1 : H5Screate_simple(1, &p->n, NULL);
+        if (rc >= 0 && (fspace < 0 || mspace < 0))
+            rc = -1;
+        if (rc >= 0 && h->rank != 0)
+            rc = H5Sselect_none(fspace) < 0 || H5Sselect_none(mspace) < 0 ? -1 : 0;
+        if (rc >= 0)
+            rc = H5Dwrite(p->dset, H5T_NATIVE_DOUBLE, mspace, fspace, h->dxpl, p->v);
+        if (mspace >= 0)
+            H5Sclose(mspace);
+        if (fspace >= 0)
+            H5Sclose(fspace);
+        if (H5Dclose(p->dset) < 0)
+            rc = -1;
+        free(p->v);
+    }
+    h->npend = 0;
+    return rc;
+}
+
+/* Forget the queued datasets without writing them: a file that failed to open, or one left as
+ * its last flush wrote it (no HDF5 call is safe then: close_handles 0). */
+static void drop_pending(yee_h5 *h, int close_handles)
+{
+    for (int i = 0; i < h->npend; i++) {
+        if (close_handles)
+            H5Dclose(h->pend[i].dset);
+        free(h->pend[i].v);
+    }
+    h->npend = 0;
+}
+
+/* /coordinates<dpath>/x|y|z: the shape[a] node coordinates of dataset dpath along each axis,
+ * coords[a] or, on a uniform axis (NULL), origin[a] + i spacing[a] (values written at the next
+ * flush); and the string attribute `coordinates` of dset naming that group. Written for uniform
+ * axes too, so that readers have one way to find where nodes are. Collective; the arguments are
+ * the same on every rank. */
+static herr_t write_coords(yee_h5 *h, hid_t dset, const char *dpath, const int64_t shape[3],
+                           const double origin[3], const double spacing[3],
+                           const double *const coords[3])
+{
+    static const char *const axis_name[3] = {"x", "y", "z"};
+    char group[4 * YEE_NAME_LEN + 32], vpath[4 * YEE_NAME_LEN + 40], buf[4 * YEE_NAME_LEN + 40];
+    snprintf(group, sizeof group, "/coordinates%s%s", dpath[0] == '/' ? "" : "/", dpath);
+    snprintf(vpath, sizeof vpath, "%s/x", group);
+    int64_t most = 1;
+    for (int a = 0; a < 3; a++)
+        most = shape[a] > most ? shape[a] : most;
+    double *line = (double *)malloc((size_t)most * sizeof *line);
+    /* agreed: a rank that cannot allocate must not leave the others in a collective call */
+    if (!all_ok(h->comm, line != NULL)) {
+        free(line);
+        return -1;
+    }
+    const char *leaf;
+    hid_t g = parent_group(h->file, vpath, buf, sizeof buf, &leaf);
+    herr_t rc = g < 0 ? -1 : 0;
+    for (int a = 0; a < 3 && rc >= 0; a++) {
+        const double *v = coords ? coords[a] : NULL;
+        if (!v) {
+            for (int64_t i = 0; i < shape[a]; i++)
+                line[i] = origin[a] + (double)i * spacing[a];
+            v = line;
+        }
+        rc = create_small_vector(h, g, axis_name[a], (hsize_t)shape[a], v);
+    }
+    if (rc >= 0)
+        rc = set_str_attr(dset, "coordinates", group);
+    if (g >= 0)
+        H5Gclose(g);
+    free(line);
+    return rc;
+}
+
+int yee_h5_node_coords(const yee_config *cfg, int comp, const int glo[3], const int count[3],
+                       double *coords[3], yee_err *err)
+{
+    for (int a = 0; a < 3; a++)
+        coords[a] = NULL;
+    for (int a = 0; a < 3; a++) {
+        if (!cfg->mesh[a] || (a == 2 && cfg->two_d))
+            continue;
+        coords[a] = (double *)malloc((size_t)(count[a] > 0 ? count[a] : 1) * sizeof(double));
+        if (!coords[a]) {
+            yee_h5_coords_free(coords);
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %d node coordinates", count[a]);
+        }
+        int uniform = 1;
+        for (int i = 0; i < count[a]; i++) {
+            coords[a][i] = yee_node_position(cfg, comp, a, glo[a] + i);
+            uniform &= coords[a][i] == coords[a][0] + (double)i * cfg->dx[a];
+        }
+        /* nodes exactly where origin and spacing put them (a plane's one node): no list, so that
+         * files name the same grid type as postproc/export_vtk.c decides from the file alone */
+        if (uniform) {
+            free(coords[a]);
+            coords[a] = NULL;
+        }
+    }
+    return YEE_OK;
+}
+
+void yee_h5_coords_free(double *coords[3])
+{
+    for (int a = 0; a < 3; a++) {
+        free(coords[a]);
+        coords[a] = NULL;
+    }
+}
+
 /* A monitor name becomes one path element: no '/', not empty, not "." or "..". */
 static int valid_name(const char *s)
 {
@@ -250,6 +441,35 @@ static int write_root_attrs(yee_h5 *h, const yee_config *cfg, const char *deck_t
         set_str_attr(root, "precision", YEE_REAL_NAME) < 0 ||
         set_str_attr(root, "units", UNITS_TEXT) < 0)
         H5_FAIL(h, err, "cannot write run attributes to", "/");
+    return YEE_OK;
+}
+
+/* /mesh/x|y|z: the n[a] + 1 cell edges of each axis (model/nodes.h), uniform or graded, so that
+ * a reader needs neither the deck nor the grading rule to know the grid. Collective; the values
+ * are written at the first flush. */
+static int write_mesh(yee_h5 *h, const yee_config *cfg, yee_err *err)
+{
+    static const char *const axis_name[3] = {"x", "y", "z"};
+    int most = 1;
+    for (int a = 0; a < 3; a++)
+        most = cfg->n[a] + 1 > most ? cfg->n[a] + 1 : most;
+    double *line = (double *)malloc((size_t)most * sizeof *line);
+    if (!all_ok(h->comm, line != NULL)) {
+        free(line);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the mesh lines of '%s'", h->path);
+    }
+    hid_t g = open_or_create_group(h->file, "mesh");
+    herr_t rc = g < 0 ? -1 : 0;
+    for (int a = 0; a < 3 && rc >= 0; a++) {
+        for (int i = 0; i <= cfg->n[a]; i++)
+            line[i] = yee_mesh_line(cfg, a, i);
+        rc = create_small_vector(h, g, axis_name[a], (hsize_t)cfg->n[a] + 1, line);
+    }
+    if (g >= 0 && H5Gclose(g) < 0)
+        rc = -1;
+    free(line);
+    if (rc < 0)
+        H5_FAIL(h, err, "cannot write the mesh lines to", "/mesh");
     return YEE_OK;
 }
 
@@ -347,7 +567,11 @@ static int h5_open(const char *path, MPI_Comm comm, const yee_config *cfg, const
     }
     if (rc == YEE_OK && cfg)
         rc = write_root_attrs(h, cfg, deck_text, err);
+    if (rc == YEE_OK && cfg)
+        rc = write_mesh(h, cfg, err);
     if (rc != YEE_OK) {
+        drop_pending(h, 1);
+        free(h->pend);
         if (h->dxpl >= 0)
             H5Pclose(h->dxpl);
         if (h->file >= 0)
@@ -452,10 +676,22 @@ static int write_all_labels(yee_h5 *h, yee_err *err)
     return YEE_OK;
 }
 
+/* The queued coordinate and mesh datasets into the file (write_pending), reported in err. */
+static int write_all_pending(yee_h5 *h, yee_err *err)
+{
+    char why[512];
+    if (h->npend > 0 && write_pending(h) < 0)
+        return YEE_FAIL(err, YEE_ERR_IO, "cannot write the node coordinates to '%s': %s",
+                        h->path, h5_reason(why));
+    return YEE_OK;
+}
+
 int yee_h5_flush(yee_h5 *h, yee_err *err)
 {
     char why[512];
-    int rc = write_all_labels(h, err);
+    int rc = write_all_pending(h, err);
+    if (rc == YEE_OK)
+        rc = write_all_labels(h, err);
     if (rc == YEE_OK && H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
         rc = YEE_FAIL(err, YEE_ERR_IO, "cannot flush '%s': %s", h->path, h5_reason(why));
     /* every rank returns the same status, so that none waits alone in the next collective */
@@ -509,8 +745,16 @@ int yee_h5_reserve(yee_h5 *h, double more_bytes, yee_err *err)
     int code = 0; /* 0: reserved or not possible here; else errno of a refusal (ENOSPC, EDQUOT) */
     double want = 0.0;
     if (h->rank == 0) {
+        /* The end of the allocated space (datasets are allocated at definition). Not
+         * H5Fget_filesize: after raw data writes (the coordinate datasets) the MPI-IO driver
+         * forgets the file's end until the next flush, and that call then fails. */
+        haddr_t eoa = 0;
         hsize_t size = 0;
-        if (H5Fget_filesize(h->file, &size) >= 0) {
+        if (H5Fget_eoa(h->file, &eoa) >= 0 && eoa != HADDR_UNDEF)
+            size = (hsize_t)eoa;
+        else if (H5Fget_filesize(h->file, &size) < 0)
+            size = 0;
+        if (size > 0) {
             want = (double)size + (more_bytes > 0.0 ? more_bytes : 0.0) + YEE_H5_RESERVE_MARGIN;
             int fd = open(h->path, O_WRONLY | O_CLOEXEC);
             if (fd >= 0) {
@@ -602,8 +846,9 @@ static herr_t define_labels(yee_h5 *h, snap *s, const char *cname)
 }
 
 int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const int64_t shape[3],
-                           const double origin[3], const double spacing[3], long nframes,
-                           int *out_id, yee_err *err)
+                           const double origin[3], const double spacing[3],
+                           const double *const coords[3], long nframes, int *out_id,
+                           yee_err *err)
 {
     const char *cname = yee_component_name(component);
     if (!valid_name(monitor))
@@ -643,6 +888,7 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
         s->shape[a] = shape[a];
         s->origin[a] = origin[a];
         s->spacing[a] = spacing[a];
+        s->graded |= coords && coords[a];
     }
     size_t nf = nframes > 0 ? (size_t)nframes : 1;
     s->steps = (long *)malloc(nf * sizeof *s->steps);
@@ -704,6 +950,9 @@ int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const 
         ok = 0;
         other_shape = 0;
     }
+    /* also in a restarted run's file: its coordinates are rewritten, the same values */
+    if (ok && write_coords(h, s->dset, obj, shape, origin, spacing, coords) < 0)
+        ok = 0;
     char why[512];
     if (other_shape)
         snprintf(why, sizeof why, "the dataset in the file has another shape than this run's "
@@ -929,23 +1178,6 @@ int yee_h5_probe_write(yee_h5 *h, const char *monitor, int ncomp, const int *com
 
 /* ---- frequency-domain data ---- */
 
-/* Create the groups of an absolute path's parent ("/a/b/c" -> /a, /a/b); returns the innermost
- * group (close it) and points *leaf at the last element. */
-static hid_t parent_group(hid_t file, const char *path, char *buf, size_t cap, const char **leaf)
-{
-    snprintf(buf, cap, "%s", path[0] == '/' ? path + 1 : path);
-    hid_t g = H5Gopen2(file, "/", H5P_DEFAULT);
-    char *p = buf;
-    for (char *slash; g >= 0 && (slash = strchr(p, '/')); p = slash + 1) {
-        *slash = '\0';
-        hid_t next = open_or_create_group(g, p);
-        H5Gclose(g);
-        g = next;
-    }
-    *leaf = p;
-    return g;
-}
-
 int yee_h5_vector_write(yee_h5 *h, const char *path, int64_t n, const double *data,
                         const char *attr_name, const char *attr_text, yee_err *err)
 {
@@ -1046,7 +1278,8 @@ int yee_h5_write_arrays(const char *path, const yee_h5_column *cols, int ncols,
 
 int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t shape[3],
                        const int64_t start[3], const int64_t count[3], const double *data,
-                       const double origin[3], const double spacing[3], yee_err *err)
+                       const double origin[3], const double spacing[3],
+                       const double *const coords[3], yee_err *err)
 {
     int ok = nfreq >= 1, empty = 0;
     for (int a = 0; a < 3 && ok; a++) {
@@ -1089,6 +1322,8 @@ int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t sha
             break;
         if (set_doubles(dset, "origin", 3, origin) < 0 || set_doubles(dset, "spacing", 3, spacing) < 0)
             break;
+        if (write_coords(h, dset, path, shape, origin, spacing, coords) < 0)
+            break;
         rc = 0;
     } while (0);
     return end_write(h, rc, mspace, fspace, dset, g, path, err);
@@ -1122,28 +1357,58 @@ static const char *fmt_g(char buf[32], double v)
     return buf;
 }
 
-/* One uniform grid for component s at frame f: 3DCoRectMesh whose ORIGIN_DXDYDZ values are in
- * z y x order (XDMF's slowest-first convention), and a hyperslab of frame f of the dataset. */
+/* The geometry of a graded component: 3DRectMesh whose VXVYVZ items are the node coordinates
+ * along x, y, z in that order (one array per axis, unlike ORIGIN_DXDYDZ), from the file's
+ * /coordinates datasets (write_coords). */
+static void xmf_rect_geometry(FILE *fp, const snap *s, const char *h5name)
+{
+    static const char *const axis[3] = {"x", "y", "z"};
+    const char *cname = yee_component_name(s->component);
+    fprintf(fp,
+            "          <Topology TopologyType=\"3DRectMesh\" Dimensions=\"%lld %lld %lld\"/>\n",
+            (long long)s->shape[2], (long long)s->shape[1], (long long)s->shape[0]);
+    fprintf(fp, "          <Geometry GeometryType=\"VXVYVZ\">\n");
+    for (int a = 0; a < 3; a++) {
+        fprintf(fp,
+                "            <DataItem Name=\"%c\" Dimensions=\"%lld\" NumberType=\"Float\" "
+                "Precision=\"8\" Format=\"HDF\">",
+                "XYZ"[a], (long long)s->shape[a]);
+        xml_puts(fp, h5name);
+        fputs(":/coordinates/snapshots/", fp);
+        xml_puts(fp, s->monitor);
+        fprintf(fp, "/%s/%s</DataItem>\n", cname, axis[a]);
+    }
+    fprintf(fp, "          </Geometry>\n");
+}
+
+/* One grid for component s at frame f: on uniform axes a 3DCoRectMesh whose ORIGIN_DXDYDZ
+ * values are in z y x order (XDMF's slowest-first convention), on a graded one a 3DRectMesh
+ * (xmf_rect_geometry); and a hyperslab of frame f of the dataset. */
 static void xmf_grid(FILE *fp, const snap *s, long f, const char *h5name)
 {
     const char *cname = yee_component_name(s->component);
     long long nx = (long long)s->shape[0], ny = (long long)s->shape[1];
     long long nz = (long long)s->shape[2];
     fprintf(fp, "        <Grid Name=\"%s\" GridType=\"Uniform\">\n", cname);
-    fprintf(fp,
-            "          <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%lld %lld %lld\"/>\n",
-            nz, ny, nx);
-    fprintf(fp, "          <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n");
-    char a[32], b[32], c[32];
-    fprintf(fp,
-            "            <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" "
-            "Precision=\"8\" Format=\"XML\">%s %s %s</DataItem>\n",
-            fmt_g(a, s->origin[2]), fmt_g(b, s->origin[1]), fmt_g(c, s->origin[0]));
-    fprintf(fp,
-            "            <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" "
-            "Precision=\"8\" Format=\"XML\">%s %s %s</DataItem>\n",
-            fmt_g(a, s->spacing[2]), fmt_g(b, s->spacing[1]), fmt_g(c, s->spacing[0]));
-    fprintf(fp, "          </Geometry>\n");
+    if (s->graded) {
+        xmf_rect_geometry(fp, s, h5name);
+    } else {
+        fprintf(fp,
+                "          <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%lld %lld "
+                "%lld\"/>\n",
+                nz, ny, nx);
+        fprintf(fp, "          <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n");
+        char a[32], b[32], c[32];
+        fprintf(fp,
+                "            <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" "
+                "Precision=\"8\" Format=\"XML\">%s %s %s</DataItem>\n",
+                fmt_g(a, s->origin[2]), fmt_g(b, s->origin[1]), fmt_g(c, s->origin[0]));
+        fprintf(fp,
+                "            <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" "
+                "Precision=\"8\" Format=\"XML\">%s %s %s</DataItem>\n",
+                fmt_g(a, s->spacing[2]), fmt_g(b, s->spacing[1]), fmt_g(c, s->spacing[0]));
+        fprintf(fp, "          </Geometry>\n");
+    }
     fprintf(fp, "          <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n",
             cname);
     fprintf(fp,
@@ -1237,6 +1502,8 @@ static int write_xmf(const yee_h5 *h, yee_err *err)
 
 static void free_writer(yee_h5 *h)
 {
+    drop_pending(h, 0);
+    free(h->pend);
     for (int i = 0; i < h->nsnaps; i++) {
         free(h->snaps[i].steps);
         free(h->snaps[i].times);
@@ -1261,8 +1528,10 @@ int yee_h5_close(yee_h5 *h, yee_err *err)
         free_writer(h);
         return YEE_ERR_IO;
     }
-    /* The labels of the frames written since the last flush. */
-    int rc = write_all_labels(h, err);
+    /* The coordinates and the labels of the frames written since the last flush. */
+    int rc = write_all_pending(h, err);
+    if (rc == YEE_OK)
+        rc = write_all_labels(h, err);
     for (int i = 0; i < h->nsnaps; i++) {
         snap *s = &h->snaps[i];
         for (int l = 0; l < NLAB; l++)

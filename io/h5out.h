@@ -6,10 +6,16 @@
  *                          origin[3] (um, lower corner of the domain), dt (c-units), dt_fs,
  *                          steps, precision, units, bloch[3] (1/um), complex_fields (1: the
  *                          fields are complex; snapshots and probes hold their real part)
+ *   /mesh/x|y|z            (n[a] + 1) float64: the cell edges of each axis (um), graded or not
  *   /snapshots/<monitor>/<Comp>   (nframes, nz, ny, nx) of yee_real, x fastest; attributes
  *                          origin[3] (um, position of element [f,0,0,0] of this staggered
- *                          component, x y z order), spacing[3] (um), frames_written (int64: frames
- *                          [0, frames_written) are whole in the file) and labels (the path below)
+ *                          component, x y z order), spacing[3] (um; the base spacing, nominal on
+ *                          a graded axis), frames_written (int64: frames [0, frames_written) are
+ *                          whole in the file), labels (the path below) and coordinates (below)
+ *   /coordinates/<path of a dataset>/x|y|z   (nx), (ny), (nz) float64: the node coordinates (um)
+ *                          of every snapshot, DFT and flux-face dataset, graded axis or not, named
+ *                          by the dataset's string attribute `coordinates`. Datasets, not
+ *                          attributes, so that any grid fits (attributes stop at 64 KiB).
  *   /snapshot_labels/<monitor>/<Comp>/steps|times|times_fs   (nframes) int64, float64 (c-units),
  *                          float64 (fs): each frame's step and time; -1 / NaN for a frame not
  *                          written. Datasets, not attributes, so that any number of frames fits
@@ -17,14 +23,19 @@
  * Crash safety: the file is flushed at yee_h5_flush, by yee_h5_frames_done at most every
  * yee_h5_set_flush_seconds (default 5 s; the first frame always), and at close. Between flushes only
  * raw frame data is written (datasets are allocated at definition), so a process killed at any
- * point leaves a file that opens and whose frames_written/labels describe whole frames.
+ * point leaves a file that opens and whose frames_written/labels describe whole frames. The values
+ * of /mesh and /coordinates, like the labels, go into the file at the next flush, after
+ * yee_h5_reserve has kept the blocks of the whole file.
  *   /probes/<monitor>      (nsteps, ncomp) of yee_real; attributes components ("Ex,Ez"),
  *                          position[ncomp][3] (um, the grid node sampled per component),
  *                          t0[ncomp] (c-units, time of row 0 per component), dt (c-units)
  *   /flux/<monitor>/...    frequency (c/um), frequency_thz, flux, [reference, normalized], and
  *                          face<f>/<Comp>_re|_im DFT fields (solver/dft.h says which)
- *   /dft/<monitor>/<Comp>_re|_im  (nfreq, nz, ny, nx) float64, attrs origin, spacing; frequency
- * yee_h5_close writes <file without .h5>.xmf so ParaView opens the snapshots directly.
+ *   /dft/<monitor>/<Comp>_re|_im  (nfreq, nz, ny, nx) float64, attrs origin, spacing,
+ *                          coordinates; frequency
+ * yee_h5_close writes <file without .h5>.xmf so ParaView opens the snapshots directly: a
+ * 3DCoRectMesh (origin and spacing) for a snapshot on uniform axes, a 3DRectMesh (VXVYVZ, the
+ * /coordinates datasets) for one on a graded axis.
  * This module is the only includer of hdf5.h; its header exposes none of it.
  */
 #ifndef YEE_IO_H5OUT_H
@@ -43,7 +54,8 @@ extern "C" {
 
 typedef struct yee_h5 yee_h5;
 
-/* Create (truncate) the file at path and write the run attributes. deck_text may be NULL. */
+/* Create (truncate) the file at path and write the run attributes and /mesh (the cell edges,
+ * model/nodes.h yee_mesh_line). deck_text may be NULL. */
 int yee_h5_create(const char *path, MPI_Comm comm, const yee_config *cfg, const char *deck_text,
                   yee_h5 **out, yee_err *err);
 
@@ -79,11 +91,24 @@ void yee_h5_set_flush_seconds(yee_h5 *h, double seconds);
  * clock, or none was made after a frame yet. */
 int yee_h5_frames_done(yee_h5 *h, yee_err *err);
 
+/* Node coordinates (um) of component comp's global nodes glo[a] .. glo[a] + count[a] - 1 on each
+ * graded axis a of cfg (cfg->mesh[a]), for the `coords` arguments below and of io/vtk.h:
+ * coords[a] is allocated there and NULL on a uniform axis (described by the first node and
+ * cfg->dx), also on a graded axis whose nodes are exactly first + i dx[a] (a plane's one node).
+ * Errors: YEE_ERR_NOMEM (coords all NULL). Free with yee_h5_coords_free (NULLs are fine). */
+int yee_h5_node_coords(const yee_config *cfg, int comp, const int glo[3], const int count[3],
+                       double *coords[3], yee_err *err);
+void yee_h5_coords_free(double *coords[3]);
+
 /* Define /snapshots/<monitor>/<component name>, shape (nframes, shape[2], shape[1], shape[0]).
- * shape is (nx, ny, nz) of the sampled nodes; origin/spacing in um. Returns an id in *out_id. */
+ * shape is (nx, ny, nz) of the sampled nodes; origin/spacing in um. coords[a], when not NULL,
+ * holds the shape[a] node coordinates (um) of a graded axis a; NULL: origin[a] + i spacing[a].
+ * Writes /coordinates/snapshots/<monitor>/<Comp>/x|y|z either way (replacing those of a
+ * restarted run's file). The same on every rank. Returns an id in *out_id. */
 int yee_h5_snapshot_define(yee_h5 *h, const char *monitor, int component, const int64_t shape[3],
-                           const double origin[3], const double spacing[3], long nframes,
-                           int *out_id, yee_err *err);
+                           const double origin[3], const double spacing[3],
+                           const double *const coords[3], long nframes, int *out_id,
+                           yee_err *err);
 
 /* Write frame `frame` (0-based) of snapshot `id`: this rank's block starting at start[3] (x,y,z
  * node offsets inside the snapshot) of count[3] nodes, data x fastest. step/time label the frame. */
@@ -112,10 +137,12 @@ int yee_h5_vector_write(yee_h5 *h, const char *path, int64_t n, const double *da
 /* Write the float64 dataset `path` of shape (nfreq, shape[2], shape[1], shape[0]) (frequency-
  * domain fields: a DFT monitor's real or imaginary part) with this rank's block at start[3] of
  * count[3] nodes, data (nfreq, count[2], count[1], count[0]); a rank without nodes passes
- * count 0. Attributes origin[3] and spacing[3] (um) as for snapshots. Collective. */
+ * count 0. Attributes origin[3] and spacing[3] (um) and node coordinates /coordinates<path>/x|y|z
+ * from coords (global, the same on every rank) as for snapshots. Collective. */
 int yee_h5_block_write(yee_h5 *h, const char *path, int nfreq, const int64_t shape[3],
                        const int64_t start[3], const int64_t count[3], const double *data,
-                       const double origin[3], const double spacing[3], yee_err *err);
+                       const double origin[3], const double spacing[3],
+                       const double *const coords[3], yee_err *err);
 
 /* ---- a small table file (not a run file): `yee bands` writes bands.h5 with it ---- */
 

@@ -253,6 +253,8 @@ int yee_h5_root_doubles(yee_h5_reader *r, const char *attr, double *out, int n)
     return read_double_attr(r->file, attr, out, n);
 }
 
+static double *read_vector(hid_t g, const char *name, long *len);
+
 int yee_h5_read_field_block(yee_h5_reader *r, const char *dataset, yee_h5_block *out,
                             yee_err *err)
 {
@@ -284,6 +286,16 @@ int yee_h5_read_field_block(yee_h5_reader *r, const char *dataset, yee_h5_block 
                                   out->data) < 0)
             rc = yee_fail(err, YEE_ERR_IO, "cannot read '%s:%s'", r->path, dataset);
     }
+    for (int a = 0; a < 3 && rc == YEE_OK; a++) {
+        char cpath[1024];
+        snprintf(cpath, sizeof cpath, "/coordinates%s/%c", dataset, "xyz"[a]);
+        long len = 0;
+        if (H5Lexists(r->file, "/coordinates", H5P_DEFAULT) > 0)
+            H5E_BEGIN_TRY { out->coord[a] = read_vector(r->file, cpath, &len); } H5E_END_TRY;
+        if (out->coord[a] && len != out->n[a])
+            rc = yee_fail(err, YEE_ERR_IO, "'%s:%s' has %ld coordinates for %lld nodes", r->path,
+                          cpath, len, (long long)out->n[a]);
+    }
     if (fs >= 0)
         H5Sclose(fs);
     H5Dclose(d);
@@ -294,6 +306,10 @@ void yee_h5_block_free(yee_h5_block *b)
 {
     free(b->data);
     b->data = NULL;
+    for (int a = 0; a < 3; a++) {
+        free(b->coord[a]);
+        b->coord[a] = NULL;
+    }
 }
 
 /* Open /snapshots/<monitor>/<comp>, or fail naming it. */

@@ -73,6 +73,9 @@ typedef struct yee_h5_block {
     int64_t nfreq;
     int64_t n[3];          /* nx, ny, nz */
     double origin[3], spacing[3];
+    double *coord[3];      /* the nodes' coordinates per axis (um, n[a] each) from
+                            * /coordinates/<dataset> (io/h5out.h), owned; NULL in files
+                            * written before yee kept them (then origin + i spacing) */
     double *data;          /* nfreq * nz * ny * nx, x fastest; owned */
 } yee_h5_block;
 

@@ -1,4 +1,5 @@
-/* io/vtk.c -- legacy VTK writer: one scalar field on a STRUCTURED_POINTS grid, BINARY.
+/* io/vtk.c -- legacy VTK writer: one scalar field on a STRUCTURED_POINTS grid (uniform axes) or a
+ * RECTILINEAR_GRID (a graded axis: coordinates per axis), BINARY.
  *
  * The legacy format stores binary values big-endian whatever the host, so values are byte-swapped
  * on little-endian machines, a buffer at a time (never one fwrite per value). Host memory only;
@@ -38,10 +39,9 @@ static int host_is_little_endian(void)
     return b == 1;
 }
 
-/* Copy n values into out as big-endian bytes. */
-static void to_big_endian(const yee_real *in, size_t n, unsigned char *out, int swap)
+/* Copy n values of w bytes each into out as big-endian bytes. */
+static void to_big_endian(const void *in, size_t n, size_t w, unsigned char *out, int swap)
 {
-    const size_t w = sizeof(yee_real);
     memcpy(out, in, n * w);
     if (!swap)
         return;
@@ -78,9 +78,30 @@ static void sanitize_name(const char *name, char out[64])
     out[n] = '\0';
 }
 
+/* One axis of a RECTILINEAR_GRID: its n coordinates as big-endian float64 (coords, or origin +
+ * i spacing on a uniform axis), then a newline. Returns 0 on a write error. */
+static int write_axis(FILE *fp, char axis, int64_t n, const double *coords, double origin,
+                      double spacing, int swap)
+{
+    enum { CHUNK = 512 };
+    double v[CHUNK];
+    unsigned char buf[CHUNK * sizeof(double)];
+    int ok = fprintf(fp, "%c_COORDINATES %lld double\n", axis, (long long)n) > 0;
+    for (int64_t done = 0; ok && done < n;) {
+        const size_t m = n - done < CHUNK ? (size_t)(n - done) : CHUNK;
+        for (size_t i = 0; i < m; i++)
+            v[i] = coords ? coords[done + (int64_t)i]
+                          : origin + (double)(done + (int64_t)i) * spacing;
+        to_big_endian(v, m, sizeof(double), buf, swap);
+        ok = fwrite(buf, sizeof(double), m, fp) == m;
+        done += (int64_t)m;
+    }
+    return ok && fputc('\n', fp) != EOF;
+}
+
 int yee_vtk_write_points(const char *path, const char *title, const char *field_name,
                          const int64_t n[3], const double origin[3], const double spacing[3],
-                         const yee_real *data, yee_err *err)
+                         const double *const coords[3], const yee_real *data, yee_err *err)
 {
     if (n[0] < 1 || n[1] < 1 || n[2] < 1 || !data)
         return YEE_FAIL(err, YEE_ERR_IO, "cannot write '%s': bad dimensions %lld x %lld x %lld",
@@ -93,20 +114,30 @@ int yee_vtk_write_points(const char *path, const char *title, const char *field_
     FILE *fp = fopen(path, "wb");
     if (!fp)
         return YEE_FAIL(err, YEE_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
-    fprintf(fp, "# vtk DataFile Version 3.0\n%s\nBINARY\nDATASET STRUCTURED_POINTS\n", ttl);
+    const int rectilinear = coords && (coords[0] || coords[1] || coords[2]);
+    const int swap = host_is_little_endian();
+    int ok = 1;
+    fprintf(fp, "# vtk DataFile Version 3.0\n%s\nBINARY\nDATASET %s\n", ttl,
+            rectilinear ? "RECTILINEAR_GRID" : "STRUCTURED_POINTS");
     fprintf(fp, "DIMENSIONS %lld %lld %lld\n", (long long)n[0], (long long)n[1], (long long)n[2]);
-    char a[32], b[32], c[32];
-    fprintf(fp, "ORIGIN %s %s %s\n", fmt_g(a, origin[0]), fmt_g(b, origin[1]), fmt_g(c, origin[2]));
-    fprintf(fp, "SPACING %s %s %s\n", fmt_g(a, spacing[0]), fmt_g(b, spacing[1]),
-            fmt_g(c, spacing[2]));
+    if (rectilinear) {
+        /* float64 coordinates: a fine graded cell next to a coarse one stays exact */
+        for (int ax = 0; ax < 3 && ok; ax++)
+            ok = write_axis(fp, "XYZ"[ax], n[ax], coords[ax], origin[ax], spacing[ax], swap);
+    } else {
+        char a[32], b[32], c[32];
+        fprintf(fp, "ORIGIN %s %s %s\n", fmt_g(a, origin[0]), fmt_g(b, origin[1]),
+                fmt_g(c, origin[2]));
+        fprintf(fp, "SPACING %s %s %s\n", fmt_g(a, spacing[0]), fmt_g(b, spacing[1]),
+                fmt_g(c, spacing[2]));
+    }
     fprintf(fp, "POINT_DATA %zu\nSCALARS %s %s 1\nLOOKUP_TABLE default\n", total, name, VTK_TYPE);
 
     unsigned char buf[VTK_CHUNK * sizeof(yee_real)];
-    int swap = host_is_little_endian();
-    int ok = !ferror(fp);
+    ok = ok && !ferror(fp);
     for (size_t done = 0; ok && done < total;) {
         size_t m = total - done < VTK_CHUNK ? total - done : VTK_CHUNK;
-        to_big_endian(data + done, m, buf, swap);
+        to_big_endian(data + done, m, sizeof(yee_real), buf, swap);
         ok = fwrite(buf, sizeof(yee_real), m, fp) == m;
         done += m;
     }

@@ -98,6 +98,9 @@ typedef struct yee_dft_region {
     int comp;            /* YEE_EX..YEE_HZ (0..5) */
     int lo[3], count[3]; /* nodes of the subdomain, each count >= 1 */
     int avg_axis;        /* -1, or sample the mean of each node and its neighbour at -1 there */
+    double avg_hi;       /* with avg_axis: the node's own weight in that mean (its neighbour's
+                          * 1 - avg_hi): 0.5 on a uniform axis, the E plane's place between the
+                          * two H nodes on a graded one */
     int nfreq;
 } yee_dft_region;
 

@@ -373,17 +373,19 @@ YEE_HD void yee_add_mcurrent(yee_fields f, yee_real ch, int comp, int64_t c, yee
 }
 
 /* The value a running DFT samples at node (i,j,k) of component comp (0..5 = Ex..Hz): the field
- * itself, or with avg_axis >= 0 the mean of it and its neighbour one node below along avg_axis.
- * Flux planes sit on the E nodes of a plane; the H components there are half a cell off the
- * plane on both sides, and their mean is the second-order value on it (as Meep does). */
-YEE_HD double yee_dft_sample(yee_fields f, yee_dims d, int comp, int avg_axis, int i, int j,
-                             int k)
+ * itself, or with avg_axis >= 0 the mean of it (weight hi) and its neighbour one node below along
+ * avg_axis (1 - hi). Flux planes sit on the E nodes of a plane; the H components there are half
+ * a cell off the plane on both sides, and their mean is the second-order value on it (as Meep
+ * does); on a graded axis the cells either side differ and hi interpolates linearly. hi = 0.5
+ * gives the bytes of the plain mean (halving a float's value in double is exact). */
+YEE_HD double yee_dft_sample(yee_fields f, yee_dims d, int comp, int avg_axis, double hi, int i,
+                             int j, int k)
 {
     const yee_real *a = yee_component_array(f, comp);
     const int64_t c = yee_idx(d, i, j, k);
     if (avg_axis < 0)
         return (double)a[c];
-    return 0.5 * ((double)a[c] + (double)a[c - d.stride[avg_axis]]);
+    return hi * (double)a[c] + (1.0 - hi) * (double)a[c - d.stride[avg_axis]];
 }
 
 /* Adds one time sample v of node `node` (of nnodes) to the DFT sums of nfreq frequencies:

@@ -1,5 +1,6 @@
 /* model/config.c -- helpers on the plain yee_config description (names, time step, freeing). */
 #include "config.h"
+#include "model/nodes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,9 +32,10 @@ double yee_courant_dt(const double dx[3], double courant)
 
 double yee_config_courant_dt(const yee_config *cfg, double courant)
 {
-    if (!cfg->two_d)
-        return yee_courant_dt(cfg->dx, courant);
-    const double dx[3] = {cfg->dx[0], cfg->dx[1], INFINITY};
+    /* a graded mesh: the narrowest cell of each axis, the usual bound for a tensor-product
+     * mesh (Taflove & Hagness, 3rd ed., sec. 4.7, the nonuniform case) */
+    const double dx[3] = {yee_min_width(cfg, 0), yee_min_width(cfg, 1),
+                          cfg->two_d ? INFINITY : yee_min_width(cfg, 2)};
     return yee_courant_dt(dx, courant);
 }
 
@@ -58,6 +60,10 @@ void yee_config_free(yee_config *cfg)
     cfg->sources = NULL;
     free(cfg->monitors);
     cfg->monitors = NULL;
+    for (int a = 0; a < 3; a++) {
+        free(cfg->mesh[a]);
+        cfg->mesh[a] = NULL;
+    }
     free(cfg->materials);
     cfg->materials = NULL;
     for (int i = 0; i < cfg->nshapes && cfg->shapes; i++) {

@@ -174,8 +174,13 @@ typedef struct yee_config {
 
     /* Grid. The domain spans [origin, origin + n*dx) on each axis and includes the CPML. */
     int n[3];            /* cells per axis */
-    double dx[3];        /* cell size per axis, um */
+    double dx[3];        /* cell size per axis, um (a graded axis: the base, coarsest, size) */
     double origin[3];    /* lower corner, um */
+    /* A graded axis (grid.refine, model/mesh.h): its n[a] + 1 node coordinates x_0 = origin ..
+     * x_n, owned; NULL on a uniform axis, whose nodes are origin + i dx. Code that places or
+     * weighs nodes goes through model/nodes.h, which reads both. */
+    double *mesh[3];
+    double grading;      /* grid.grading: the largest ratio of neighbouring cells asked for */
     /* A 2-D run (grid.size z = 0): fields independent of z, one plane of cells (n[2] = 1)
      * without z neighbours; dx[2] = 1 um, so that point sources are line currents per um of z
      * and fluxes are per um of z, as in Meep's 2-D. */

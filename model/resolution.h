@@ -24,7 +24,9 @@ typedef struct yee_resolution {
 
 /* The figures of cfg (every medium the geometry or background uses, every axis of an
  * anisotropic one, dispersive poles and conductivity evaluated at fmax; PEC excluded). The
- * cell size is the largest spacing of the run's axes (x and y in 2-D). */
+ * cell size is the largest spacing of the run's axes (x and y in 2-D); on a graded mesh, per
+ * medium, the largest cell that the objects made of it reach, and `cells` is then that of the
+ * worst resolved medium, not necessarily the densest. */
 void yee_resolution_of(const yee_config *cfg, yee_resolution *r);
 
 /* Complex relative permittivity of material m along axis a at frequency f (c/um), fields

@@ -1,6 +1,7 @@
 /* postproc/export_vtk.c -- `yee export-vtk`: snapshot frames of a run's HDF5 file written as
  * legacy VTK through io/vtk.h, named and titled exactly as the run's own `vtk = true` files, so an
- * export of a 1-rank run reproduces those files byte for byte. Reads through io/h5read.h only
+ * export of a 1-rank run reproduces those files byte for byte (RECTILINEAR_GRID files on a graded
+ * mesh, from the file's node coordinates). Reads through io/h5read.h only
  * (no HDF5 here). Does not resample, combine components or write XML VTK.
  */
 #include "postproc/export_vtk.h"
@@ -97,6 +98,49 @@ static long select_frames(const yee_export_vtk_options *o, const char *monitor,
     return nsel;
 }
 
+/* The node coordinates of /snapshots/<monitor>/<comp> on its graded axes, from
+ * /coordinates/snapshots/<monitor>/<comp>/x|y|z (io/h5out.h), for the coords of io/vtk.h: an axis
+ * whose coordinates are exactly origin + i spacing (how the run wrote a uniform axis) stays NULL,
+ * so that a uniform snapshot is exported as STRUCTURED_POINTS, as the run's own files are.
+ * Files without those datasets (earlier yee versions) leave all NULL. */
+static int read_coords(const char *path, yee_h5_reader *r, const char *monitor, const char *comp,
+                       const yee_snapshot_meta *m, double *coords[3], yee_err *err)
+{
+    static const char *const axis[3] = {"x", "y", "z"};
+    for (int a = 0; a < 3; a++)
+        coords[a] = NULL;
+    char group[3 * YEE_NAME_LEN + 32];
+    snprintf(group, sizeof group, "/coordinates/snapshots/%s/%s", monitor, comp);
+    yee_name_list have = {0, NULL};
+    YEE_TRY(yee_h5_list(r, group, &have, err));
+    const int present = have.n > 0;
+    yee_name_list_free(&have);
+    int rc = YEE_OK;
+    for (int a = 0; a < 3 && present && rc == YEE_OK; a++) {
+        char dset[sizeof group + 4];
+        snprintf(dset, sizeof dset, "%s/%s", group, axis[a]);
+        double *v = NULL;
+        int64_t n = 0;
+        rc = yee_h5_read_vector(path, dset, &v, &n, err);
+        if (rc == YEE_OK && n != m->n[a])
+            rc = yee_fail(err, YEE_ERR_IO, "'%s:%s' has %lld values for %lld nodes", path, dset,
+                          (long long)n, (long long)m->n[a]);
+        int uniform = rc == YEE_OK;
+        for (int64_t i = 0; uniform && i < n; i++)
+            uniform = v[i] == m->origin[a] + (double)i * m->spacing[a];
+        if (rc == YEE_OK && !uniform)
+            coords[a] = v;
+        else
+            free(v);
+    }
+    if (rc != YEE_OK)
+        for (int a = 0; a < 3; a++) {
+            free(coords[a]);
+            coords[a] = NULL;
+        }
+    return rc;
+}
+
 /* Write the selected frames of /snapshots/<monitor>/<comp>; counts files in *nfiles. A selection
  * that matches no frame returns 1 with the reason in err (the caller decides if that is fatal). */
 static int export_dataset(const yee_export_vtk_options *o, yee_h5_reader *r, const char *run,
@@ -108,7 +152,10 @@ static int export_dataset(const yee_export_vtk_options *o, yee_h5_reader *r, con
     long *sel = (long *)malloc(((size_t)m.nframes + 1) * sizeof *sel);
     const size_t count = (size_t)m.n[0] * (size_t)m.n[1] * (size_t)m.n[2];
     yee_real *data = (yee_real *)malloc((count ? count : 1) * sizeof *data);
-    int rc = YEE_OK;
+    double *coords[3] = {NULL, NULL, NULL}; /* graded axes (read_coords) */
+    int rc = read_coords(o->path, r, monitor, comp, &m, coords, err);
+    if (rc != YEE_OK)
+        goto done;
     if (!sel || !data) {
         rc = yee_fail(err, YEE_ERR_NOMEM, "cannot hold a frame of /snapshots/%s/%s (%zu values)",
                       monitor, comp, count);
@@ -136,7 +183,8 @@ static int export_dataset(const yee_export_vtk_options *o, yee_h5_reader *r, con
         char title[256];
         snprintf(title, sizeof title, "yee %s %s %s step %ld time %.6g fs", run, monitor, comp,
                  m.steps[f], m.times_fs[f]);
-        rc = yee_vtk_write_points(path, title, comp, m.n, m.origin, m.spacing, data, err);
+        rc = yee_vtk_write_points(path, title, comp, m.n, m.origin, m.spacing,
+                                  (const double *const *)coords, data, err);
         if (rc == YEE_OK) {
             (*nfiles)++;
             if (!o->quiet)
@@ -144,6 +192,8 @@ static int export_dataset(const yee_export_vtk_options *o, yee_h5_reader *r, con
         }
     }
 done:
+    for (int a = 0; a < 3; a++)
+        free(coords[a]);
     free(sel);
     free(data);
     yee_snapshot_meta_free(&m);

@@ -125,10 +125,13 @@ static int load_set(yee_h5_reader *rd, const char *prefix, int e, int h, int ja,
         for (int64_t z = 0; z < b[0].n[2]; z++)
             for (int64_t y = 0; y < b[0].n[1]; y++)
                 for (int64_t x = 0; x < b[0].n[0]; x++, i++) {
-                    s->pos[3 * i + 0] = b[0].origin[0] + x * sp[0];
-                    s->pos[3 * i + 1] = b[0].origin[1] + y * sp[1];
-                    s->pos[3 * i + 2] = b[0].origin[2] + z * sp[2];
-                    /* the face's own area element: its two tangential spacings */
+                    /* the nodes' own coordinates (a graded mesh), else origin + i spacing */
+                    const int64_t node[3] = {x, y, z};
+                    for (int a = 0; a < 3; a++)
+                        s->pos[3 * i + a] = b[0].coord[a] ? b[0].coord[a][node[a]]
+                                                          : b[0].origin[a] + node[a] * sp[a];
+                    /* the face's own area element: its two tangential base spacings, times
+                     * the weight (which holds each node's cell in units of them) */
                     double da = 1.0;
                     for (int a = 0; a < 3; a++)
                         if (a == ja || a == ma)

@@ -14,6 +14,8 @@ import argparse
 import os
 import sys
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yee_h5  # noqa: E402
 from yee_h5 import YeeError  # noqa: E402
@@ -108,17 +110,37 @@ def draw_pml(ax, run, plane):
     pml = run.pml_cells()
     if pml is None or run.n is None or run.dx is None or run.origin is None:
         return False
+
+    def edge(axis, cell):
+        # the cell edges from /mesh (a graded axis), else origin + cell dx
+        if run.mesh is not None:
+            return run.mesh[axis][cell]
+        return run.origin[axis] + cell * run.dx[axis]
     drew = False
     for axis, line in ((plane.u_axis, ax.axvline), (plane.v_axis, ax.axhline)):
         lo_cells, hi_cells = pml[2 * axis], pml[2 * axis + 1]
         if lo_cells > 0:
-            line(run.origin[axis] + lo_cells * run.dx[axis], color="0.4", ls="--", lw=0.8)
+            line(edge(axis, lo_cells), color="0.4", ls="--", lw=0.8)
             drew = True
         if hi_cells > 0:
-            line(run.origin[axis] + (run.n[axis] - hi_cells) * run.dx[axis], color="0.4",
-                 ls="--", lw=0.8)
+            line(edge(axis, run.n[axis] - hi_cells), color="0.4", ls="--", lw=0.8)
             drew = True
     return drew
+
+
+def uneven(c):
+    """True when node coordinates c are not evenly spaced (a graded axis)."""
+    d = np.diff(np.asarray(c, dtype=float))
+    return len(d) > 1 and float(np.max(d) - np.min(d)) > 1e-9 * float(np.max(np.abs(d)))
+
+
+def cell_edges(c):
+    """Edges of the cells around nodes c: midway between nodes, half a spacing past the ends."""
+    c = np.asarray(c, dtype=float)
+    if len(c) < 2:
+        return np.array([c[0] - 0.5, c[0] + 0.5])
+    mid = 0.5 * (c[1:] + c[:-1])
+    return np.concatenate(([c[0] - 0.5 * (c[1] - c[0])], mid, [c[-1] + 0.5 * (c[-1] - c[-2])]))
 
 
 def plane_title(run, frame, plane):
@@ -143,8 +165,14 @@ def new_figure(args):
 
 def draw_plane(fig, ax, run, frame, plane, args, vlim):
     """The colour map of a plane with axes, colour bar and overlays; returns the image."""
-    im = ax.imshow(plane.values, origin="lower", extent=plane.extent(), cmap=args.cmap,
-                   vmin=vlim[0], vmax=vlim[1], interpolation="nearest", aspect="equal")
+    if uneven(plane.u) or uneven(plane.v):
+        # a graded mesh: each node's own cell (imshow would stretch unequal cells)
+        im = ax.pcolormesh(cell_edges(plane.u), cell_edges(plane.v), plane.values,
+                           cmap=args.cmap, vmin=vlim[0], vmax=vlim[1], shading="flat")
+        ax.set_aspect("equal")
+    else:
+        im = ax.imshow(plane.values, origin="lower", extent=plane.extent(), cmap=args.cmap,
+                       vmin=vlim[0], vmax=vlim[1], interpolation="nearest", aspect="equal")
     ax.set_xlabel("%s (um)" % LABELS[plane.u_axis])
     ax.set_ylabel("%s (um)" % LABELS[plane.v_axis])
     fig.colorbar(im, ax=ax, label="%s (normalized units)" % frame.component, shrink=0.9)

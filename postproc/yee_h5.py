@@ -78,10 +78,12 @@ class Plane:
         self.position = position
 
     def extent(self):
-        """imshow extent: cell edges half a spacing beyond the first and last nodes."""
+        """imshow extent: half the end spacings beyond the first and last nodes (on a graded
+        mesh the nodes are not evenly spaced: imshow then stretches the image)."""
         def edges(c):
-            h = (c[1] - c[0]) if len(c) > 1 else 1.0
-            return c[0] - 0.5 * h, c[-1] + 0.5 * h
+            lo = (c[1] - c[0]) if len(c) > 1 else 1.0
+            hi = (c[-1] - c[-2]) if len(c) > 1 else 1.0
+            return c[0] - 0.5 * lo, c[-1] + 0.5 * hi
         return (*edges(self.u), *edges(self.v))
 
 
@@ -101,10 +103,12 @@ def parse_slice(text):
 
 def nearest(coords, value):
     """Index of the node nearest to value, or None when value lies outside the nodes (by more
-    than half a spacing)."""
-    coords = np.asarray(coords)
-    h = abs(coords[1] - coords[0]) if len(coords) > 1 else 0.0
-    if value < coords.min() - 0.5 * h - 1e-9 or value > coords.max() + 0.5 * h + 1e-9:
+    than half the spacing at that end; nodes may be unevenly spaced on a graded mesh)."""
+    coords = np.asarray(coords, dtype=float)
+    c = np.sort(coords)
+    lo = c[1] - c[0] if len(c) > 1 else 0.0
+    hi = c[-1] - c[-2] if len(c) > 1 else 0.0
+    if value < c[0] - 0.5 * lo - 1e-9 or value > c[-1] + 0.5 * hi + 1e-9:
         return None
     return int(np.argmin(np.abs(coords - value)))
 
@@ -161,6 +165,10 @@ class Run:
         self.n = np.asarray(a["n"], dtype=int) if "n" in a else None
         self.dx = np.asarray(a["dx"], dtype=float) if "dx" in a else None
         self.origin = np.asarray(a["origin"], dtype=float) if "origin" in a else None
+        # cell edges (um) per axis, (x, y, z): /mesh (graded meshes too); older files: None
+        m = self.f.get("mesh")
+        self.mesh = (tuple(np.asarray(m[k][()], dtype=float) for k in AXES)
+                     if m is not None and all(k in m for k in AXES) else None)
 
     def __enter__(self):
         return self
@@ -247,7 +255,15 @@ class Run:
 
     @staticmethod
     def _coords(ds, shape):
-        """Node coordinates (x, y, z) of a dataset with attrs origin/spacing, shape (nz, ny, nx)."""
+        """Node coordinates (x, y, z) of a dataset of shape (nz, ny, nx): the datasets its
+        attribute `coordinates` names (/coordinates/<its path>/x|y|z; true positions on a graded
+        mesh), else origin + i spacing from its attributes (files of earlier yee versions)."""
+        ref = ds.attrs.get("coordinates")
+        g = ds.file.get(_str(ref)) if ref is not None else None
+        if g is not None and all(k in g for k in AXES):
+            c = tuple(np.asarray(g[k][()], dtype=float) for k in AXES)
+            if all(len(c[a]) == shape[2 - a] for a in range(3)):
+                return c
         o = np.asarray(ds.attrs.get("origin", (0.0, 0.0, 0.0)), dtype=float)
         h = np.asarray(ds.attrs.get("spacing", (1.0, 1.0, 1.0)), dtype=float)
         return tuple(o[a] + h[a] * np.arange(shape[2 - a]) for a in range(3))

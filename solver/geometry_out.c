@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "io/vtk.h"
+#include "model/nodes.h"
 
 int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_structure *g, int nranks,
                        yee_err *err)
@@ -22,13 +23,22 @@ int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_structure *g,
     if (!buf)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the geometry output buffer");
     int rc = YEE_OK;
-    for (int c = 0; c < 3 && rc == YEE_OK; c++) {
+    double *coords[3] = {NULL, NULL, NULL};
+    for (int c = 0; c < 3 && rc == YEE_OK; c++) { /* c: YEE_EX, YEE_EY, YEE_EZ */
         const int64_t shape[3] = {cfg->n[0], cfg->n[1], cfg->n[2]};
+        const int glo[3] = {0, 0, 0};
         double origin[3];
         for (int a = 0; a < 3; a++) /* node (0,0,0) of component c */
-            origin[a] = cfg->origin[a] + (a == c ? 0.5 : 0.0) * cfg->dx[a];
+            origin[a] = cfg->mesh[a] ? yee_node_position(cfg, c, a, 0)
+                                     : cfg->origin[a] + (a == c ? 0.5 : 0.0) * cfg->dx[a];
+        yee_h5_coords_free(coords);
+        /* graded axes: every node's position (component c's staggering), else NULL */
+        rc = yee_h5_node_coords(cfg, c, glo, cfg->n, coords, err);
+        if (rc < 0)
+            break;
         int id = -1;
-        rc = yee_h5_snapshot_define(h, "geometry", c, shape, origin, cfg->dx, 1, &id, err);
+        rc = yee_h5_snapshot_define(h, "geometry", c, shape, origin, cfg->dx,
+                                    (const double *const *)coords, 1, &id, err);
         if (rc < 0)
             break;
         const int zero[3] = {0, 0, 0};
@@ -45,8 +55,10 @@ int yee_geometry_write(yee_h5 *h, const yee_config *cfg, const yee_structure *g,
                  names[c]);
         char field[8];
         snprintf(field, sizeof field, "eps%s", names[c]);
-        rc = yee_vtk_write_points(path, title, field, shape, origin, cfg->dx, buf, err);
+        rc = yee_vtk_write_points(path, title, field, shape, origin, cfg->dx,
+                                  (const double *const *)coords, buf, err);
     }
+    yee_h5_coords_free(coords);
     free(buf);
     return rc;
 }

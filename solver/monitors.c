@@ -338,8 +338,13 @@ static int write_vtk(const yee_monitors *m, const snapshot *sn, const snapshot_c
              yee_component_name(sc->comp), step,
              frame_time(cfg, sc->comp, step) * YEE_TIME_UNIT_FS);
     const int64_t n[3] = {sc->gcount[0], sc->gcount[1], sc->gcount[2]};
-    return yee_vtk_write_points(path, title, yee_component_name(sc->comp), n, sc->origin,
-                                cfg->dx, m->frame_buf, err);
+    double *coords[3]; /* graded axes: the true node positions (a RECTILINEAR_GRID file) */
+    YEE_TRY(yee_h5_node_coords(cfg, sc->comp, sc->glo, sc->gcount, coords, err));
+    const int rc = yee_vtk_write_points(path, title, yee_component_name(sc->comp), n, sc->origin,
+                                        cfg->dx, (const double *const *)coords, m->frame_buf,
+                                        err);
+    yee_h5_coords_free(coords);
+    return rc;
 }
 
 int yee_monitors_write_frames(yee_monitors *m, yee_h5 *h5, int nranks, yee_err *err)
@@ -379,8 +384,13 @@ int yee_monitors_define_output(yee_monitors *m, yee_h5 *h5, int restarted, yee_e
         for (int c = 0; c < sn->ncomp; c++) {
             snapshot_comp *sc = &sn->comps[c];
             const int64_t shape[3] = {sc->gcount[0], sc->gcount[1], sc->gcount[2]};
-            YEE_TRY(yee_h5_snapshot_define(h5, sn->cfg->name, sc->comp, shape, sc->origin,
-                                           m->cfg->dx, sn->nframes, &sc->h5_id, err));
+            double *coords[3]; /* graded axes: the true node positions, else NULL */
+            YEE_TRY(yee_h5_node_coords(m->cfg, sc->comp, sc->glo, sc->gcount, coords, err));
+            const int rc = yee_h5_snapshot_define(h5, sn->cfg->name, sc->comp, shape, sc->origin,
+                                                  m->cfg->dx, (const double *const *)coords,
+                                                  sn->nframes, &sc->h5_id, err);
+            yee_h5_coords_free(coords);
+            YEE_TRY(rc);
             for (long f = 0; restarted && f < sn->frame; f++) {
                 const long step = snapshot_step(sn->cfg, f);
                 YEE_TRY(yee_h5_snapshot_label(h5, sc->h5_id, f, step,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/yee_file.h"
+#include "model/nodes.h"
 #include "solver/geometry_out.h"
 
 yee_run_options yee_run_options_default(void)
@@ -198,7 +199,7 @@ static void set_bloch_phases(yee_sim *s)
     for (int a = 0; a < 3; a++) {
         if (cfg->bloch[a] == 0.0 || cfg->boundary[a][0] != YEE_BC_PERIODIC)
             continue;
-        const double phi = 2.0 * M_PI * cfg->bloch[a] * cfg->n[a] * cfg->dx[a];
+        const double phi = 2.0 * M_PI * cfg->bloch[a] * (yee_domain_end(cfg, a) - cfg->origin[a]);
         if (s->dec.offset[a] + s->dec.n[a] == cfg->n[a])
             yee_backend_complex_set_phase(s->ctx, YEE_FIELD_E, a, cos(phi), sin(phi));
         if (s->dec.offset[a] == 0)
@@ -348,7 +349,7 @@ int yee_sim_advance(yee_sim *s, long nsteps, yee_err *err)
         if (rc < 0 && s->nranks > 1) {
             /* a fault in the middle of a step: the other ranks are inside an exchange this rank
              * will never join, so end the job rather than let it hang (as Meep does) */
-            fprintf(stderr, "yee: rank %d: error at step %ld: %s\n", s->rank, s->step, err->msg);
+            fprintf(stderr, "yee: rank %d: error: at step %ld: %s\n", s->rank, s->step, err->msg);
             fflush(stderr);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }

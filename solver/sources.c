@@ -58,9 +58,11 @@ static int add_nodes(yee_sources *s, int q, const int n_local[3], const int offs
         } else {
             yee_node_range(cfg, c, a, sc->box_min[a], sc->box_max[a], &lo[a], &cnt[a]);
         }
-        /* a point, line or sheet: the delta function's 1/dx along each collapsed axis */
-        if (sc->kind == YEE_SRC_DIPOLE || sc->box_max[a] - sc->box_min[a] < cfg->dx[a])
-            weight /= cfg->dx[a];
+        /* a point, line or sheet: the delta function's 1/dx along each collapsed axis, dx the
+         * width of the node's own cell there (a graded axis: model/nodes.h) */
+        const double w = yee_node_width(cfg, c, a, lo[a]);
+        if (sc->kind == YEE_SRC_DIPOLE || sc->box_max[a] - sc->box_min[a] < w)
+            weight /= w;
     }
     for (int k = lo[2]; k < lo[2] + cnt[2]; k++)
         for (int j = lo[1]; j < lo[1] + cnt[1]; j++)

@@ -1,6 +1,7 @@
 /* solver/stability.c -- von Neumann analysis of the update in dispersive media
  * (solver/stability.h). */
 #include "solver/stability.h"
+#include "model/nodes.h"
 
 #include <math.h>
 #include <string.h>
@@ -140,7 +141,7 @@ static double largest_k2(const yee_config *cfg)
     double k2 = 0.0;
     for (int a = 0; a < 3; a++)
         if (cfg->n[a] > 1)
-            k2 += 4.0 / (cfg->dx[a] * cfg->dx[a]);
+            k2 += 4.0 / (yee_min_width(cfg, a) * yee_min_width(cfg, a));
     return k2;
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/nodes.h"
 #include "solver/stability.h"
 
 #define YEE_TWO_PI 6.28318530717958647692
@@ -213,11 +214,12 @@ static double pml_depth(const yee_config *cfg, int a, double x)
     return 0.0;
 }
 
-/* Fill inverse spacing and b, a at one node of depth rho. */
-static void pml_node(const yee_config *cfg, int a, double rho, yee_real *inv, yee_real *b,
-                     yee_real *acoef)
+/* Fill inverse spacing and b, a at one node of depth rho whose difference spans width dx (um):
+ * a cell for H nodes, a dual cell for E nodes (model/nodes.h; dx[a] on a uniform axis). The
+ * CPML's sigma_max takes the base spacing: a graded mesh keeps it in the layers. */
+static void pml_node(const yee_config *cfg, int a, double rho, double dx, yee_real *inv,
+                     yee_real *b, yee_real *acoef)
 {
-    const double dx = cfg->dx[a];
     if (rho <= 0.0) {
         *inv = (yee_real)(1.0 / dx);
         *b = YEE_R(0.0);
@@ -225,7 +227,7 @@ static void pml_node(const yee_config *cfg, int a, double rho, yee_real *inv, ye
         return;
     }
     const double m = cfg->pml_order;
-    const double smax = cfg->pml_sigma_factor * 0.8 * (m + 1.0) / (dx * sqrt(cfg->eps_r));
+    const double smax = cfg->pml_sigma_factor * 0.8 * (m + 1.0) / (cfg->dx[a] * sqrt(cfg->eps_r));
     const double g = pow(rho, m);
     const double sigma = smax * g;
     const double kappa = 1.0 + (cfg->pml_kappa_max - 1.0) * g;
@@ -271,9 +273,11 @@ int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[
         yee_real *ih = p, *bh = p + n[a], *ah = p + 2 * n[a];
         p += 3 * n[a];
         for (int i = 0; i <= n[a]; i++)
-            pml_node(cfg, a, pml_depth(cfg, a, offset[a] + i), &ie[i], &be[i], &ae[i]);
+            pml_node(cfg, a, pml_depth(cfg, a, offset[a] + i),
+                     yee_dual_width(cfg, a, offset[a] + i), &ie[i], &be[i], &ae[i]);
         for (int i = 0; i < n[a]; i++)
-            pml_node(cfg, a, pml_depth(cfg, a, offset[a] + i + 0.5), &ih[i], &bh[i], &ah[i]);
+            pml_node(cfg, a, pml_depth(cfg, a, offset[a] + i + 0.5),
+                     yee_cell_width(cfg, a, offset[a] + i), &ih[i], &bh[i], &ah[i]);
         s->ie[a] = ie;
         s->be[a] = be;
         s->ae[a] = ae;

@@ -140,3 +140,16 @@ yee_add_test(NAME deck_docs_sync
   COMMAND ${YEE_PYTHON} ${YEE_DECK_DIR}/check_docs.py $<TARGET_FILE:deck_driver>
           ${CMAKE_CURRENT_LIST_DIR}/../docs/deck.md
   LABELS deck unit)
+
+# ---- graded mesh (grid.refine) ----
+# x and y: 40 cells of 0.01 um in the region, ramps of 24 cells, 10 base cells of CPML; z
+# uniform. dt from the narrowest cells: 0.99 / sqrt(2 / 0.01^2 + 1 / 0.05^2) = 0.00693138642
+yee_deck_test(NAME deck_graded_ok MODE ok ARGS good_graded.cfg
+  EXPECT "n 132 132 80" "dx 0.05 0.05 0.05" "dt 0.00693138642")
+yee_deck_test(NAME deck_graded_region_in_pml MODE fail ARGS bad_graded_pml.cfg
+  EXPECT "bad_graded_pml.cfg:8: error: grid.refine: x: region 1: [-1.9, 0.2] um is not inside [-1.5, 1.5] um, the part of the axis between the PML layers")
+yee_deck_test(NAME deck_graded_planewave MODE fail ARGS bad_graded_planewave.cfg
+  EXPECT "bad_graded_planewave.cfg:8: error: grid.refine: source 'src0' (line 10) is a planewave: plane-wave, Gaussian-beam and eigenmode sources need a uniform grid")
+yee_deck_test(NAME deck_graded_no_room MODE ok ARGS good_graded.cfg
+  --set "grid.refine[0].max=[1.45, 0.2, 0.2]"
+  EXPECT "warning: grid.refine: on x neighbouring cells reach a ratio of" "n ")

@@ -48,6 +48,7 @@ file(GLOB YEE_RANK_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg
      ${CMAKE_SOURCE_DIR}/validation/*/*.cfg)
 list(REMOVE_ITEM YEE_RANK_DECKS ${CMAKE_SOURCE_DIR}/inputs/sweep_slab.cfg) # a sweep
 list(FILTER YEE_RANK_DECKS EXCLUDE REGEX "/validation/modes/") # cross-sections for yee modes
+list(APPEND YEE_RANK_DECKS ${YEE_MPI_SRC}/graded.cfg) # a graded mesh on every axis
 foreach(deck ${YEE_RANK_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   get_filename_component(dir ${deck} DIRECTORY)

@@ -1,4 +1,5 @@
-# Output tests: HDF5 + XDMF round trip (1 rank, 2 ranks), legacy VTK round trip, HDF5 error path.
+# Output tests: HDF5 + XDMF round trip (1 rank, 2 ranks), legacy VTK round trip, HDF5 error path,
+# output on a graded mesh (1 rank, 2 ranks, restarts).
 # Drivers in tests/output/ write files with analytic values; Python checks (Debian h5py, numpy,
 # vtk) read them back with independent readers. Each test writes into its own folder.
 set(YEE_OUT_SRC ${CMAKE_CURRENT_LIST_DIR}/output)
@@ -37,3 +38,25 @@ yee_add_test(NAME output_vtk_roundtrip LABELS unit TIMEOUT 120
 yee_add_test(NAME output_h5_error LABELS unit TIMEOUT 60
   PASS_REGEX "PASS h5_error cannot create '[^']*/missing/x\\.h5': "
   COMMAND ${YEE_OUT_H5} --error ${YEE_OUT_DIR})
+
+# A graded mesh (tests/output/graded.cfg, z graded) and its uniform twin: /mesh lines, node
+# coordinates of every snapshot and DFT dataset, XDMF 3DRectMesh/VXVYVZ vs 3DCoRectMesh, VTK
+# RECTILINEAR_GRID read back by VTK, export-vtk byte for byte, the Python readers.
+yee_add_test(NAME output_graded LABELS unit TIMEOUT 180
+  COMMAND ${YEE_PYTHON} ${YEE_OUT_SRC}/check_graded.py $<TARGET_FILE:yee>
+          ${YEE_OUT_SRC}/graded.cfg ${YEE_OUT_DIR}/graded_1)
+
+# The same on 2 ranks too: the collective coordinate writes give the 1-rank file's coordinates,
+# attributes and XDMF.
+yee_add_test(NAME output_graded_mpi2 LABELS mpi PROCESSORS 2 TIMEOUT 240
+  COMMAND ${YEE_PYTHON} ${YEE_OUT_SRC}/check_graded.py $<TARGET_FILE:yee>
+          ${YEE_OUT_SRC}/graded.cfg ${YEE_OUT_DIR}/graded_2 --mpi ${YEE_MPIEXEC})
+
+# Restarts on a graded mesh (tests/checkpoint/restart.py): the reopened file already has the
+# coordinate datasets; the restarted run must end with the uninterrupted run's file, bit for bit.
+foreach(mode term kill)
+  yee_add_test(NAME output_graded_restart_${mode} LABELS unit TIMEOUT 300
+    COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/checkpoint/restart.py $<TARGET_FILE:yee>
+            ${YEE_OUT_SRC}/graded_restart.cfg ${YEE_OUT_DIR}/graded_restart_${mode} ${mode})
+  set_property(TEST output_graded_restart_${mode} APPEND PROPERTY ENVIRONMENT "OMP_NUM_THREADS=1")
+endforeach()

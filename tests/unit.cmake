@@ -59,3 +59,8 @@ add_executable(yee_test_mpi_env ${CMAKE_CURRENT_LIST_DIR}/unit/mpi_env.c)
 target_link_libraries(yee_test_mpi_env PRIVATE yee_common MPI::MPI_C)
 yee_add_test(NAME unit_mpi_env LABELS unit TIMEOUT 60 COMMAND yee_test_mpi_env
   PASS_REGEX "PASS unit_mpi_env")
+
+# Graded mesh lines (model/mesh.c) and the nodes on them (model/nodes.c).
+add_executable(yee_test_mesh ${CMAKE_CURRENT_LIST_DIR}/unit/mesh.c)
+target_link_libraries(yee_test_mesh PRIVATE yee_model m)
+yee_add_test(NAME unit_mesh LABELS unit TIMEOUT 60 COMMAND yee_test_mesh)

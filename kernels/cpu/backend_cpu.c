@@ -489,7 +489,7 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
     for (int k = 0; k < r.count[2]; k++)
         for (int j = 0; j < r.count[1]; j++)
             for (int i = 0; i < r.count[0]; i++)
-                v[i + nx * (j + ny * k)] = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis,
+                v[i + nx * (j + ny * k)] = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis, r.avg_hi,
                                                           r.lo[0] + i, r.lo[1] + j, r.lo[2] + k);
     memcpy(q->ph + (size_t)q->pending * 2 * (size_t)r.nfreq, ph,
            2 * (size_t)r.nfreq * sizeof(double));

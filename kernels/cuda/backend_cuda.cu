@@ -276,7 +276,7 @@ __global__ void dft_kernel(yee_fields f, yee_dims d, yee_dft_region r, yee_box n
     int i, j, k;
     if (!box_cell(nodes_box, i, j, k))
         return;
-    const double v = yee_dft_sample(f, d, r.comp, r.avg_axis, i, j, k);
+    const double v = yee_dft_sample(f, d, r.comp, r.avg_axis, r.avg_hi, i, j, k);
     const int64_t node =
         (i - r.lo[0]) + (int64_t)r.count[0] * ((j - r.lo[1]) + (int64_t)r.count[1] * (k - r.lo[2]));
     yee_dft_add(re, im, node, nodes, r.nfreq, ph, v);

@@ -19,7 +19,16 @@ TIME_UNIT_FS = 3.3356409519815204  # model/config.h YEE_TIME_UNIT_FS
 
 
 def _axes(dset, shape_zyx):
-    """x, y, z node coordinates of a dataset with origin/spacing attributes."""
+    """x, y, z node coordinates (um) of a dataset: the datasets its attribute `coordinates`
+    names (/coordinates/<its path>/x|y|z, true positions on a graded mesh), else origin + i
+    spacing from its attributes (files of earlier yee versions)."""
+    ref = dset.attrs.get("coordinates")
+    if ref is not None:
+        g = dset.file.get(ref.decode() if isinstance(ref, bytes) else str(ref))
+        if g is not None and all(k in g for k in "xyz"):
+            c = tuple(np.asarray(g[k][()], dtype=float) for k in "xyz")
+            if [len(v) for v in c] == list(shape_zyx)[::-1]:
+                return c
     o = dset.attrs["origin"]
     h = dset.attrs["spacing"]
     nz, ny, nx = shape_zyx

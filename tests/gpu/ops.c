@@ -612,6 +612,7 @@ static void dft_regions(const yee_setup *s, yee_dft_region *r)
     r[1].count[1] = n[1] > 2 ? n[1] - 2 : n[1];
     r[1].count[2] = 1;
     r[1].avg_axis = 2;
+    r[1].avg_hi = 0.5;
     r[1].nfreq = 2;
     r[2].comp = C_HX;
     r[2].lo[1] = n[1] / 2;
@@ -619,6 +620,7 @@ static void dft_regions(const yee_setup *s, yee_dft_region *r)
     r[2].count[1] = 1;
     r[2].count[2] = n[2];
     r[2].avg_axis = 0;
+    r[2].avg_hi = 0.4375; /* a graded axis's weights */
     r[2].nfreq = 4;
 }
 

@@ -63,6 +63,11 @@ def check_root(f):
           and close(a["dt"], DT) and close(a["dt_fs"], DT * TIME_FS) and int(a["steps"]) == 30
           and text(a["precision"]) in ("float", "double") and "c-units" in text(a["units"]),
           ", ".join("%s=%r" % (k, a[k]) for k in ("name", "n", "dx", "dt", "precision")))
+    # the cell edges of each axis, n + 1 of them (uniform here: origin + i dx)
+    ok = all("/mesh/" + x in f and f["/mesh/" + x].dtype == np.float64 and
+             close(f["/mesh/" + x][()], ORIGIN[a] + DX[a] * np.arange(N[a] + 1))
+             for a, x in enumerate("xyz"))
+    check("mesh_lines", ok)
     return dtype
 
 
@@ -101,6 +106,13 @@ def check_snapshots(f, dtype):
                   and bool(np.all(np.isnan(a["times"][WRITTEN:]))))
             check(path + " attrs", ok, "steps=%s frames_written=%s origin=%s"
                   % (list(a["steps"]), a["frames_written"], list(a["origin"])))
+            # node coordinates as datasets, uniform axes too (io/h5out.h)
+            cpath = "/coordinates" + path
+            ok = text(a.get("coordinates", "")) == cpath and cpath in f
+            for ax, (name, n) in enumerate(zip("xyz", shape)):
+                ok = ok and close(f[cpath][name][()],
+                                  comp_origin(c, m)[ax] + DX[ax] * np.arange(n))
+            check(path + " coordinates", ok, cpath)
 
 
 def check_probe(f, dtype):

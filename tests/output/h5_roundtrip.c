@@ -95,7 +95,7 @@ static int run_write(const char *path)
                 origin[a] = cfg.origin[a] + (half ? 0.5 * cfg.dx[a] : 0.0) + 0.01 * m;
             }
             CHECK(yee_h5_snapshot_define(h, mons[m].name, comp, mons[m].shape, origin, spacing,
-                                         mons[m].nframes, &ids[m][c], &err));
+                                         NULL, mons[m].nframes, &ids[m][c], &err));
         }
 
     for (long f = 0; f < NFRAMES_WRITTEN; f++) {

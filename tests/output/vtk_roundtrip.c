@@ -25,13 +25,14 @@ int main(int argc, char **argv)
     yee_err err = {{0}};
     /* a title with a newline and a name with a space: both must be sanitized into one token/line */
     int rc = yee_vtk_write_points(argv[1], "roundtrip\nsecond line", "E x", n, origin, spacing,
-                                  data, &err);
+                                  NULL, data, &err);
     if (rc != YEE_OK) {
         fprintf(stderr, "FAIL vtk_write: %s\n", err.msg);
         return 1;
     }
     /* an unwritable path must be YEE_ERR_IO with the path in the message */
-    rc = yee_vtk_write_points("/nonexistent-dir/x.vtk", "t", "Ex", n, origin, spacing, data, &err);
+    rc = yee_vtk_write_points("/nonexistent-dir/x.vtk", "t", "Ex", n, origin, spacing, NULL, data,
+                              &err);
     if (rc != YEE_ERR_IO) {
         fprintf(stderr, "FAIL vtk_error: rc=%d\n", rc);
         return 1;

@@ -99,6 +99,7 @@ int main(void)
     reg[1].comp = YEE_HX; /* a y-z plane at i = 0, averaged along x (the ghost below): 5 */
     reg[1].count[0] = 1, reg[1].count[1] = n[1], reg[1].count[2] = n[2];
     reg[1].avg_axis = 0;
+    reg[1].avg_hi = 0.375; /* a graded axis's weights */
     reg[1].nfreq = 23;
     int id[NREG][2], bad = 0;
     double *want[NREG], *got[NREG], *ph[NREG];
@@ -128,7 +129,7 @@ int main(void)
             for (int k = 0; k < g->count[2]; k++)
                 for (int j = 0; j < g->count[1]; j++)
                     for (int i = 0; i < g->count[0]; i++) {
-                        const double v = yee_dft_sample(hf, s.dims, g->comp, g->avg_axis,
+                        const double v = yee_dft_sample(hf, s.dims, g->comp, g->avg_axis, g->avg_hi,
                                                         g->lo[0] + i, g->lo[1] + j, g->lo[2] + k);
                         yee_dft_add(want[q], want[q] + nn * g->nfreq,
                                     i + (int64_t)g->count[0] * (j + (int64_t)g->count[1] * k), nn,
