@@ -196,23 +196,37 @@ static int load_refine(yee_rd *c, yee_config *cfg, yee_deck_grid *g)
     return 0;
 }
 
-/* What a graded mesh does not carry yet: the plane-wave family of sources (their 1-D incident
- * grid and mode solver assume one spacing) and mode monitors (the same mode solver). */
+/* What a graded mesh does not carry yet: a plane wave or beam at an angle to a graded axis
+ * (its 1-D incident grid follows one axis's lines, solver/tfsf.c), eigenmode sources and mode
+ * monitors (the mode solver assumes one spacing). */
 static void check_graded(yee_rd *c, const yee_config *cfg, const yee_deck_grid *g)
 {
     if (!yee_graded(cfg))
         return;
     for (int q = 0; q < cfg->nsources; q++) {
         const yee_source_cfg *sc = &cfg->sources[q];
-        if (sc->kind == YEE_SRC_PLANEWAVE || sc->kind == YEE_SRC_GAUSSIAN_BEAM ||
-            sc->kind == YEE_SRC_EIGENMODE)
+        if (sc->kind == YEE_SRC_EIGENMODE) {
             yee_rd_error(c, g->refine, "grid.refine",
-                         "source '%s' (line %d) is a %s: plane-wave, Gaussian-beam and eigenmode "
-                         "sources need a uniform grid; on a graded mesh launch a plane wave "
-                         "with a volume source (a current sheet) across a periodic cell",
-                         sc->name, sc->line,
-                         sc->kind == YEE_SRC_PLANEWAVE ? "planewave"
-                         : sc->kind == YEE_SRC_GAUSSIAN_BEAM ? "gaussian_beam" : "eigenmode");
+                         "source '%s' (line %d) is an eigenmode source, which needs a uniform "
+                         "grid (its mode solver assumes one spacing); on a graded mesh use a "
+                         "volume source or a plane wave", sc->name, sc->line);
+            continue;
+        }
+        if (sc->kind != YEE_SRC_PLANEWAVE && sc->kind != YEE_SRC_GAUSSIAN_BEAM)
+            continue;
+        int along = 0, graded_crossed = -1;
+        for (int a = 0; a < 3; a++) {
+            along += fabs(fabs(sc->direction[a]) - 1.0) < 1e-12;
+            if (cfg->mesh[a] && fabs(sc->direction[a]) > 1e-12)
+                graded_crossed = a;
+        }
+        if (!along && graded_crossed >= 0)
+            yee_rd_error(c, g->refine, "grid.refine",
+                         "source '%s' (line %d) travels at an angle to the graded %c axis: on a "
+                         "graded mesh a plane wave or beam must run along an axis, or cross "
+                         "uniform axes only; at an angle, launch it with a volume source (a "
+                         "current sheet) across a Bloch-periodic cell", sc->name, sc->line,
+                         "xyz"[graded_crossed]);
     }
     for (int q = 0; q < cfg->nmonitors; q++)
         if (cfg->monitors[q].nmodes > 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/components.h"
+#include "model/nodes.h"
 #include "solver/mode_solver.h"
 #include "solver/structure.h"
 #include "solver/waveform.h"
@@ -25,7 +26,8 @@ typedef struct term {
     double x;          /* 1-D position: index into e (M terms) or h (J terms) */
 } term;
 
-/* A 1-D Yee line: e[m] at xi0 + m d, h[m] at xi0 + (m + 1/2) d. */
+/* A 1-D Yee line: e[m] at xi0 + m d, h[m] at xi0 + (m + 1/2) d; on a graded axis at xe[m] and
+ * xh[m] (struct yee_tfsf). */
 typedef struct line1d {
     double *e, *h;
 } line1d;
@@ -33,6 +35,8 @@ typedef struct line1d {
 struct yee_tfsf {
     const yee_source_cfg *src;
     double dt, d, eps1;     /* 1-D time step, spacing, (matched) permittivity */
+    double *xe, *xh;        /* a wave along a graded axis: the 1-D grid is that axis's mesh,
+                             * e[m] at xi = xe[m], h[m] at xh[m] (NULL: uniform, d) */
     double lead;            /* time the hard source runs ahead of the entry corner */
     int m;                  /* 1-D E nodes */
     double *ce, *de;        /* per-node E update factors (loss in the absorbing layer) */
@@ -103,10 +107,25 @@ static int setup_factors(yee_tfsf *t)
     t->dh = (double *)malloc((size_t)(m + 1) * sizeof(double));
     if (!t->ce || !t->de || !t->ch || !t->dh)
         return 0;
-    const double len = ABS_CELLS * t->d;
+    const int start = m - ABS_CELLS;
+    const double len = t->xe ? t->xe[m] - t->xe[start] : ABS_CELLS * t->d;
     /* R = exp(-2 int sigma / (eps v)) = 1e-12 for a cubic grading (Taflove eq. 7.60) */
     const double smax = 4.0 * 27.6 * sqrt(t->eps1) / (2.0 * len);
-    const int start = m - ABS_CELLS;
+    if (t->xe) { /* the mesh's own cells: the 1-D update is the 3-D one along the axis */
+        for (int i = 0; i <= m; i++) {
+            const double xe = t->xe[i] > t->xe[start] ? (t->xe[i] - t->xe[start]) / len : 0.0;
+            const double xh = t->xh[i] > t->xe[start] ? (t->xh[i] - t->xe[start]) / len : 0.0;
+            const double se = smax * xe * xe * xe * t->dt / (2.0 * t->eps1);
+            const double sh = smax * xh * xh * xh * t->dt / (2.0 * t->eps1);
+            const double dual = i > 0 ? t->xh[i] - t->xh[i - 1] : t->xh[0] - t->xe[0];
+            const double cell = i < m ? t->xe[i + 1] - t->xe[i] : t->xe[m] - t->xe[m - 1];
+            t->ce[i] = (1 - se) / (1 + se);
+            t->de[i] = t->dt / (t->eps1 * dual) / (1 + se);
+            t->ch[i] = (1 - sh) / (1 + sh);
+            t->dh[i] = t->dt / cell / (1 + sh);
+        }
+        return 1;
+    }
     for (int i = 0; i <= m; i++) {
         const double xe = i > start ? (i - start) * t->d / len : 0.0;
         const double xh = i + 0.5 > start ? (i + 0.5 - start) * t->d / len : 0.0;
@@ -206,6 +225,26 @@ static int run_has(const yee_config *cfg, int comp)
     return cfg->pol2d == YEE_POL_TM ? tm : !tm;
 }
 
+/* The fractional index into e[] (use_h 0) or h[] (1) of the 1-D grid at coordinate xi. */
+static double line_index(const builder *b, int use_h, double xi)
+{
+    const yee_tfsf *t = b->t;
+    if (!t->xe)
+        return (xi - b->xi0) / t->d - (use_h ? 0.5 : 0.0);
+    const double *x = use_h ? t->xh : t->xe;
+    int l = 0, h = t->m; /* the last node at or below xi */
+    while (l < h) {
+        const int mid = (l + h + 1) / 2;
+        if (x[mid] <= xi)
+            l = mid;
+        else
+            h = mid - 1;
+    }
+    if (l >= t->m)
+        return t->m;
+    return l + (xi - x[l]) / (x[l + 1] - x[l]);
+}
+
 /* The corrections of the face normal to p on side `side` (0 low, 1 high). */
 static int build_face(builder *b, const box_nodes *bx, int p, int side)
 {
@@ -260,9 +299,9 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                     mode_h ? b->mode_hsign * mode_h[yee_mode_plane_index(cfg, p, gh)] * b->hscale
                            : b->hdir[hc - 3] * b->hscale;
                 if (mine && hin != 0.0 && run_has(cfg, ec)) {
-                    const double c0 = jsign[pair] * hin / cfg->dx[p];
-                    term tm = {ec, el[0], el[1], el[2], c0 * ce, c0 * se,
-                               (xih - b->xi0) / b->t->d - 0.5};
+                    /* the E update's spacing there: the dual cell of plane P */
+                    const double c0 = jsign[pair] * hin / yee_dual_width(cfg, p, P);
+                    term tm = {ec, el[0], el[1], el[2], c0 * ce, c0 * se, line_index(b, 1, xih)};
                     if (!push(b, 0, &tm))
                         return 0;
                 }
@@ -274,9 +313,9 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                     mine &= hl[a] >= 0 && hl[a] < b->n_local[a];
                 const double ein = mode_e ? mode_e[yee_mode_plane_index(cfg, p, ge)] : b->pol[ec];
                 if (mine && ein != 0.0 && run_has(cfg, hc)) {
-                    const double c0 = msign[pair] * ein / cfg->dx[p];
-                    term tm = {hc, hl[0], hl[1], hl[2], c0 * ce, c0 * se,
-                               (xie - b->xi0) / b->t->d};
+                    /* the H update's spacing there: cell Ph */
+                    const double c0 = msign[pair] * ein / yee_cell_width(cfg, p, Ph);
+                    term tm = {hc, hl[0], hl[1], hl[2], c0 * ce, c0 * se, line_index(b, 0, xie)};
                     if (!push(b, 1, &tm))
                         return 0;
                 }
@@ -329,6 +368,39 @@ static int solve_mode(const yee_config *cfg, const yee_source_cfg *sc, int axis,
     return YEE_OK;
 }
 
+/* Line i of axis a, also past the ends (extended by the end cells). */
+static double line_beyond(const yee_config *cfg, int a, int i)
+{
+    const int n = cfg->n[a];
+    if (i < 0)
+        return yee_mesh_line(cfg, a, 0) + i * yee_cell_width(cfg, a, 0);
+    if (i > n)
+        return yee_mesh_line(cfg, a, n) + (i - n) * yee_cell_width(cfg, a, n - 1);
+    return yee_mesh_line(cfg, a, i);
+}
+
+/* The 1-D grid of a wave along graded axis a (up: towards +a) entering at line `entry` (r0 its
+ * coordinate): e[m] on line entry - PAD_CELLS + m (down: entry + PAD_CELLS - m), h[m] in the
+ * middle of the cell between e[m] and e[m + 1], each computed as model/nodes.c places the 3-D
+ * nodes, so that a face node's 1-D index is a whole number and the interpolation exact. */
+static int graded_line(const yee_config *cfg, int a, int up, int entry, double r0, yee_tfsf *t)
+{
+    t->xe = (double *)malloc((size_t)(t->m + 1) * sizeof(double));
+    t->xh = (double *)malloc((size_t)(t->m + 1) * sizeof(double));
+    if (!t->xe || !t->xh)
+        return 0;
+    for (int m = 0; m <= t->m; m++) {
+        const int i = up ? entry - PAD_CELLS + m : entry + PAD_CELLS - m;
+        const int c = up ? i : i - 1; /* the cell of h[m] */
+        const double x = line_beyond(cfg, a, i);
+        const double xc = line_beyond(cfg, a, c);
+        const double mid = xc + 0.5 * (line_beyond(cfg, a, c + 1) - xc);
+        t->xe[m] = up ? x - r0 : -(x - r0);
+        t->xh[m] = up ? mid - r0 : -(mid - r0);
+    }
+    return 1;
+}
+
 int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n_local[3],
                     const int offset[3], yee_tfsf **out, yee_err *err)
 {
@@ -367,18 +439,25 @@ int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n
     for (int a = 0; a < 3 && rc == YEE_OK; a++) {
         const int n = cfg->n[a];
         const double tol = 1e-6 * cfg->dx[a];
-        const double dom_lo = cfg->origin[a], dom_hi = cfg->origin[a] + n * cfg->dx[a];
+        const double dom_lo = cfg->origin[a], dom_hi = yee_domain_end(cfg, a);
         bx.face[a][0] = sc->box_min[a] > dom_lo + tol;
         bx.face[a][1] = sc->box_max[a] < dom_hi - tol;
-        const int p0 = bx.face[a][0] ? (int)lround((sc->box_min[a] - dom_lo) / cfg->dx[a]) : 0;
-        const int p1 = bx.face[a][1] ? (int)lround((sc->box_max[a] - dom_lo) / cfg->dx[a]) : n;
+        /* the faces on the mesh lines nearest the box (on a graded axis: the nearest lines of an
+         * E component that sits on them) */
+        const int c_on = (a + 1) % 3;
+        const int p0 = !bx.face[a][0] ? 0
+                       : cfg->mesh[a] ? yee_nearest_node(cfg, c_on, a, sc->box_min[a])
+                                      : (int)lround((sc->box_min[a] - dom_lo) / cfg->dx[a]);
+        const int p1 = !bx.face[a][1] ? n
+                       : cfg->mesh[a] ? yee_nearest_node(cfg, c_on, a, sc->box_max[a])
+                                      : (int)lround((sc->box_max[a] - dom_lo) / cfg->dx[a]);
         bx.plane[a][0] = p0;
         bx.plane[a][1] = p1;
         bx.lo_int[a] = bx.lo_half[a] = p0;
         bx.hi_int[a] = bx.face[a][1] ? p1 : n - 1;
         bx.hi_half[a] = p1 - 1;
-        lo_um[a] = dom_lo + p0 * cfg->dx[a];
-        hi_um[a] = dom_lo + p1 * cfg->dx[a];
+        lo_um[a] = cfg->mesh[a] ? yee_mesh_line(cfg, a, p0) : dom_lo + p0 * cfg->dx[a];
+        hi_um[a] = cfg->mesh[a] ? yee_mesh_line(cfg, a, p1) : dom_lo + p1 * cfg->dx[a];
         for (int side = 0; side < 2; side++) {
             if (!bx.face[a][side])
                 continue;
@@ -444,8 +523,19 @@ int yee_tfsf_create(const yee_config *cfg, const yee_source_cfg *sc, const int n
     b.hscale = eigen ? 1.0 : sqrt(eps); /* |H| = n |E|; the mode's own h holds its ratio */
     b.hscale /= sqrt(t->eps1);          /* the 1-D H carries sqrt(eps1) */
     b.xi0 = -PAD_CELLS * t->d;
-    t->lead = PAD_CELLS * t->d * sqrt(t->eps1);
     t->m = (int)ceil((xi_max - b.xi0) / t->d) + 2 * PAD_CELLS + ABS_CELLS;
+    if (rc == YEE_OK && cfg->mesh[amax]) {
+        /* along a graded axis (the deck allows only that axis's direction): the 1-D grid on the
+         * axis's own lines, so that the 1-D wave is the 3-D one node for node */
+        const int up = b.u[amax] > 0;
+        t->m = bx.plane[amax][1] - bx.plane[amax][0] + 3 * PAD_CELLS + ABS_CELLS;
+        if (!graded_line(cfg, amax, up, up ? bx.plane[amax][0] : bx.plane[amax][1],
+                         b.r0[amax], t))
+            rc = YEE_FAIL(err, YEE_ERR_NOMEM, "TFSF 1-D grid");
+        else
+            b.xi0 = t->xe[0];
+    }
+    t->lead = -b.xi0 * sqrt(t->eps1);
     t->nlines = sc->kind == YEE_SRC_GAUSSIAN_BEAM ? 2 : 1;
     t->end_time = yee_profile_end(&sc->profile) +
                   (xi_max + 2 * PAD_CELLS * t->d) * (eigen ? mode_ng : sqrt(eps));
@@ -572,6 +662,8 @@ void yee_tfsf_destroy(yee_tfsf *t)
         free(t->line[q].e);
         free(t->line[q].h);
     }
+    free(t->xe);
+    free(t->xh);
     free(t->ce);
     free(t->de);
     free(t->ch);

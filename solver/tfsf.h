@@ -10,6 +10,8 @@
  * q = p+1, r = p+2 (mod 3) and s = +1 on a low face, -1 on a high one (plane P of E nodes):
  *   J_q(P) = -s H_r^inc(P - s/2) / dx_p      J_r(P) = +s H_q^inc(P - s/2) / dx_p
  *   M_r(P - s/2) = -s E_q^inc(P) / dx_p      M_q(P - s/2) = +s E_r^inc(P) / dx_p
+ * (on a graded axis dx_p is the spacing each update takes there: the dual cell of plane P for
+ * J, cell P - s/2 for M).
  * A face the box reaches beyond the domain is dropped: the total field then extends to the
  * boundary (a periodic axis, or the PML). With only one face left this is a one-way planar
  * source (the usual way to light a periodic cell); a Gaussian beam is that one face with the
@@ -22,9 +24,12 @@
  * Numerical dispersion of the 1-D grid is matched to the 3-D grid's along the direction at the
  * carrier frequency (the 1-D permittivity is adjusted; exact at every frequency when the
  * direction is a grid axis), and the 1-D fields are read at the 3-D nodes by cubic Lagrange
- * interpolation. Leakage into the scattered region: float rounding for axis-aligned incidence,
- * about -40 to -60 dB for oblique incidence (docs/validation.md). The 1-D grid ends in a graded
- * absorbing layer, so runs of any length cost O(box size) per step.
+ * interpolation. Along a graded axis (model/mesh.h) the 1-D grid is that axis's own mesh, node
+ * for node, so the face nodes fall on 1-D nodes and axis-aligned incidence is again exact; a
+ * direction at an angle to a graded axis is refused by the deck reader. Leakage into the
+ * scattered region: float rounding for axis-aligned incidence, about -40 to -60 dB for oblique
+ * incidence (docs/validation.md). The 1-D grid ends in a graded absorbing layer, so runs of
+ * any length cost O(box size) per step.
  */
 #ifndef YEE_SOLVER_TFSF_H
 #define YEE_SOLVER_TFSF_H

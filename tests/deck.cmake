@@ -149,7 +149,14 @@ yee_deck_test(NAME deck_graded_ok MODE ok ARGS good_graded.cfg
 yee_deck_test(NAME deck_graded_region_in_pml MODE fail ARGS bad_graded_pml.cfg
   EXPECT "bad_graded_pml.cfg:8: error: grid.refine: x: region 1: [-1.9, 0.2] um is not inside [-1.5, 1.5] um, the part of the axis between the PML layers")
 yee_deck_test(NAME deck_graded_planewave MODE fail ARGS bad_graded_planewave.cfg
-  EXPECT "bad_graded_planewave.cfg:8: error: grid.refine: source 'src0' (line 10) is a planewave: plane-wave, Gaussian-beam and eigenmode sources need a uniform grid")
+  EXPECT "bad_graded_planewave.cfg:8: error: grid.refine: source 'src0' (line 10) travels at an angle to the graded z axis")
+yee_deck_test(NAME deck_graded_planewave_along_axis MODE ok ARGS bad_graded_planewave.cfg
+  --set "sources[0].direction=[0.0, 0.0, -1.0]" --set "sources[0].polarization=[1.0, 0.0, 0.0]"
+  EXPECT "n 132 132 132")
+yee_deck_test(NAME deck_graded_eigenmode MODE fail ARGS bad_graded_planewave.cfg
+  --set "sources[0].type=eigenmode" --set "sources[0].position=[0.0, 0.0, 0.0]"
+  --set "sources[0].direction=[0.0, 0.0, 1.0]"
+  EXPECT "error: grid.refine: source 'src0' (line 10) is an eigenmode source, which needs a uniform grid")
 yee_deck_test(NAME deck_graded_no_room MODE ok ARGS good_graded.cfg
   --set "grid.refine[0].max=[1.45, 0.2, 0.2]"
   EXPECT "warning: grid.refine: on x neighbouring cells reach a ratio of" "n ")

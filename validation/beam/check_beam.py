@@ -32,7 +32,10 @@ TOL_DB, BOUND_DB = -30.0, -31.0  # backward / forward power; measured -34.0 dB
 def width(f, mon):
     d = f["dft/%s/Ex_re" % mon]
     intensity = d[0, 0, 0, :] ** 2 + f["dft/%s/Ex_im" % mon][0, 0, 0, :] ** 2
-    x = d.attrs["origin"][0] + np.arange(intensity.size) * d.attrs["spacing"][0]
+    # the nodes' coordinates (a graded mesh keeps them in /coordinates), else origin + i spacing
+    c = f.get("coordinates/dft/%s/Ex_re/x" % mon)
+    x = (c[()] if c is not None else
+         d.attrs["origin"][0] + np.arange(intensity.size) * d.attrs["spacing"][0])
     p, _ = curve_fit(lambda x, a, w, c: a * np.exp(-2 * (x - c) ** 2 / w ** 2), x, intensity,
                      p0=[intensity.max(), W0, 0.0])
     return abs(p[1]), p[2]
