@@ -64,3 +64,8 @@ yee_add_test(NAME unit_mpi_env LABELS unit TIMEOUT 60 COMMAND yee_test_mpi_env
 add_executable(yee_test_mesh ${CMAKE_CURRENT_LIST_DIR}/unit/mesh.c)
 target_link_libraries(yee_test_mesh PRIVATE yee_model m)
 yee_add_test(NAME unit_mesh LABELS unit TIMEOUT 60 COMMAND yee_test_mesh)
+
+# The CPU backend flushes subnormal floats in every thread that steps fields (common/yee_fp.h).
+add_executable(yee_test_fp_mode ${CMAKE_CURRENT_LIST_DIR}/unit/fp_mode.c)
+target_link_libraries(yee_test_fp_mode PRIVATE yee_test_support OpenMP::OpenMP_C)
+yee_add_test(NAME unit_fp_mode LABELS unit TIMEOUT 60 COMMAND yee_test_fp_mode)

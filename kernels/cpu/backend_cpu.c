@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/yee_fp.h"
 #include "kernels/cpu/cpu.h"
 #include "kernels/stages.h"
 
@@ -148,6 +149,10 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     cpu_ctx *c = (cpu_ctx *)calloc(1, sizeof *c);
     if (!c)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the CPU backend");
+    /* subnormals flushed in this thread and in every thread of the pool (common/yee_fp.h) */
+    yee_fp_flush_subnormals();
+#pragma omp parallel
+    yee_fp_flush_subnormals();
     c->d = s->dims;
     c->total = yee_dims_cells(s->dims);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/yee_fp.h"
 #include "kernels/backend.h"
 #include "kernels/cuda/launch_shape.h"
 #include "kernels/stages.h"
@@ -633,6 +634,9 @@ static int cuda_create(const yee_setup *s, void **out, yee_err *err)
     cuda_ctx *c = (cuda_ctx *)calloc(1, sizeof *c);
     if (!c)
         return yee_fail(err, YEE_ERR_NOMEM, "cannot allocate the CUDA backend");
+    /* the host's share of the work (and the emulated build's kernels) flush subnormals like
+     * the device does under nvcc -ftz=true (common/yee_fp.h) */
+    yee_fp_flush_subnormals();
     int rc = cuda_create_into(c, s, err);
     if (rc < 0) {
         cuda_destroy(c);
