@@ -64,12 +64,34 @@ typedef struct cli {
     const char *restart;      /* yee run --restart CKPT */
 } cli;
 
+static int rank0(void)
+{
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r == 0;
+}
+
+/* Set when a numeric environment variable is not a whole number (env_long said so). */
+static int env_bad;
+
 /* The only place the library's options come from the environment (docs/performance.md and
- * docs/cluster.md name the tuning variables; tests use the YEE_SIGNAL_* and YEE_FAULT_RANK hooks). */
+ * docs/cluster.md name the tuning variables; tests use the YEE_SIGNAL_* and YEE_FAULT_RANK hooks).
+ * A value that is not a whole number is an error, never a silent default: YEE_STEPS_PER_SWEEP=abc
+ * used to run with the default K. */
 static long env_long(const char *name, long otherwise)
 {
     const char *v = getenv(name);
-    return v && *v ? atol(v) : otherwise;
+    if (!v || !*v)
+        return otherwise;
+    long out;
+    yee_err err;
+    if (yee_parse_long(name, v, LONG_MIN, LONG_MAX, &out, &err) != 0) {
+        if (!env_bad && rank0())
+            fprintf(stderr, "yee: error: environment: %s\n", err.msg);
+        env_bad = 1;
+        return otherwise;
+    }
+    return out;
 }
 
 static yee_run_options run_options_from_environment(void)
@@ -99,13 +121,6 @@ static yee_run_options run_options_from_environment(void)
     o.test.no_reserve = env_long("YEE_H5_NO_RESERVE", 0) == 1;
     o.test.nan_at_step = env_long("YEE_NAN_AT_STEP", 0);
     return o;
-}
-
-static int rank0(void)
-{
-    int r = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    return r == 0;
 }
 
 /* A numeric option that is not one (common/yee_num.h): prints "yee CMD: --opt wants ... (got
@@ -431,6 +446,11 @@ static int cmd_run(int argc, char **argv)
         return rc;
     }
     yee_run_options opt = run_options_from_environment();
+    if (env_bad) {
+        yee_config_free(&cfg);
+        free(c.sets);
+        return YEE_EXIT_USAGE;
+    }
     opt.backend = c.backend ? c.backend : cfg.backend;
     opt.quiet = c.quiet;
     opt.verbose = c.energy;
@@ -493,6 +513,8 @@ static int cmd_bench(int argc, char **argv)
     yee_bench_options o;
     memset(&o, 0, sizeof o);
     o.run = run_options_from_environment();
+    if (env_bad)
+        return YEE_EXIT_USAGE;
     o.backend = "all";
     o.n[0] = o.n[1] = o.n[2] = 128;
     o.steps = 100;

@@ -21,6 +21,11 @@ yee_add_test(NAME cli_help_numbers LABELS unit TIMEOUT 300
   PASS_REGEX "^ok: ")
 # tests/expect.sh checks the exit status; PASS_REGEX then checks the message.
 set(YEE_EXPECT sh ${CMAKE_CURRENT_LIST_DIR}/expect.sh)
+# A tuning variable that is not a whole number is an error (exit 2), never the default.
+yee_add_test(NAME cli_env_not_a_number LABELS unit
+  COMMAND ${YEE_EXPECT} status=2 ${YEE_CLI_SRC} ${CMAKE_COMMAND} -E env YEE_STEPS_PER_SWEEP=abc
+          $<TARGET_FILE:yee> run ${CMAKE_SOURCE_DIR}/tests/deck/good_dipole.cfg
+  PASS_REGEX "yee: error: environment: YEE_STEPS_PER_SWEEP wants a whole number \\(got 'abc'\\)")
 yee_add_test(NAME cli_missing_deck LABELS unit
   COMMAND ${YEE_EXPECT} fail ${YEE_CLI_SRC} $<TARGET_FILE:yee> run /nonexistent/deck.cfg
   PASS_REGEX "cannot open deck '/nonexistent/deck.cfg'")
