@@ -74,6 +74,30 @@ static void gap_nodes(const gap *q, double g, int cells, int m, double *out)
         out[next - 1] = a + (q->b - a) * next / cells;
 }
 
+/* The per-interval arrays of yee_mesh_axis, freed together. */
+typedef struct work {
+    double *cut;                 /* interval ends, ncut */
+    double *cap, *rate;          /* per interval: widest cell, the ramps' rate */
+    double *wfirst, *wlast;      /* its first and last cells once meshed */
+    double *end_l, *end_r;       /* the neighbours' end cells it graded from */
+    int *cells, *order;          /* its cells (0: not meshed yet); intervals finest first */
+} work;
+
+static void work_free(work *w)
+{
+    free(w->cut), free(w->cap), free(w->rate), free(w->wfirst), free(w->wlast);
+    free(w->end_l), free(w->end_r), free(w->cells), free(w->order);
+}
+
+/* yee_mesh_axis's failure: the sentence in why, the work freed, -1. */
+static int fail(work *w, char *why, size_t nwhy, const char *text)
+{
+    if (text)
+        snprintf(why, nwhy, "%s", text);
+    work_free(w);
+    return -1;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
     const double a = *(const double *)x, b = *(const double *)y;
@@ -93,11 +117,10 @@ int yee_mesh_axis(double lo, double hi, double base, int pad_lo, int pad_hi,
                  in_lo, in_hi);
         return -1;
     }
-    double *cut = malloc((size_t)(2 * nspans + 2) * sizeof *cut);
-    if (!cut) {
-        snprintf(why, nwhy, "out of memory");
-        return -1;
-    }
+    work w = {0};
+    double *cut = w.cut = malloc((size_t)(2 * nspans + 2) * sizeof *cut);
+    if (!cut)
+        return fail(&w, why, nwhy, "out of memory");
     int ncut = 0;
     cut[ncut++] = in_lo;
     cut[ncut++] = in_hi;
@@ -106,16 +129,14 @@ int yee_mesh_axis(double lo, double hi, double base, int pad_lo, int pad_hi,
         if (!(sp->h > 0) || !(sp->hi > sp->lo)) {
             snprintf(why, nwhy, "region %d: empty interval [%g, %g] or spacing %g", s + 1, sp->lo,
                      sp->hi, sp->h);
-            free(cut);
-            return -1;
+            return fail(&w, why, nwhy, NULL);
         }
         if (sp->lo < in_lo - tol || sp->hi > in_hi + tol) {
             snprintf(why, nwhy,
                      "region %d: [%g, %g] um is not inside [%g, %g] um, the part of the axis "
                      "between the PML layers",
                      s + 1, sp->lo, sp->hi, in_lo, in_hi);
-            free(cut);
-            return -1;
+            return fail(&w, why, nwhy, NULL);
         }
         cut[ncut++] = fmax(sp->lo, in_lo);
         cut[ncut++] = fmin(sp->hi, in_hi);
@@ -132,43 +153,39 @@ int yee_mesh_axis(double lo, double hi, double base, int pad_lo, int pad_hi,
      * base in a gap. Intervals are meshed finest first, each grading away from the end cells
      * of the neighbours already meshed (finer ones), so a coarser span nested around a finer
      * one grades inside itself and a gap grades between its neighbours. */
-    double *cap = malloc((size_t)nint * sizeof *cap), *rate = calloc((size_t)nint, sizeof *rate);
-    double *wfirst = malloc((size_t)nint * sizeof *wfirst);
-    double *wlast = malloc((size_t)nint * sizeof *wlast);
-    double *end_l = malloc((size_t)nint * sizeof *end_l), *end_r = malloc((size_t)nint * sizeof *end_r);
-    int *cells = calloc((size_t)nint, sizeof *cells), *order = malloc((size_t)nint * sizeof *order);
-    if (!cap || !rate || !wfirst || !wlast || !end_l || !end_r || !cells || !order) {
-        free(cut), free(cap), free(rate), free(wfirst), free(wlast), free(end_l), free(end_r);
-        free(cells), free(order);
-        snprintf(why, nwhy, "out of memory");
-        return -1;
-    }
+    const size_t nd = (size_t)nint * sizeof(double);
+    w.cap = malloc(nd), w.rate = calloc((size_t)nint, sizeof(double));
+    w.wfirst = malloc(nd), w.wlast = malloc(nd), w.end_l = malloc(nd), w.end_r = malloc(nd);
+    w.cells = calloc((size_t)nint, sizeof(int)), w.order = malloc((size_t)nint * sizeof(int));
+    if (!w.cap || !w.rate || !w.wfirst || !w.wlast || !w.end_l || !w.end_r || !w.cells ||
+        !w.order)
+        return fail(&w, why, nwhy, "out of memory");
     for (int k = 0; k < nint; k++) {
         const double mid = 0.5 * (cut[k] + cut[k + 1]);
-        cap[k] = base;
+        w.cap[k] = base;
         for (int s = 0; s < nspans; s++)
             if (spans[s].lo <= mid && mid <= spans[s].hi)
-                cap[k] = fmin(cap[k], spans[s].h);
-        order[k] = k;
+                w.cap[k] = fmin(w.cap[k], spans[s].h);
+        w.order[k] = k;
     }
     for (int k = 1; k < nint; k++) /* insertion sort by cap, stable: few intervals */
-        for (int q = k; q > 0 && cap[order[q]] < cap[order[q - 1]]; q--) {
-            const int t = order[q];
-            order[q] = order[q - 1];
-            order[q - 1] = t;
+        for (int q = k; q > 0 && w.cap[w.order[q]] < w.cap[w.order[q - 1]]; q--) {
+            const int t = w.order[q];
+            w.order[q] = w.order[q - 1];
+            w.order[q - 1] = t;
         }
     const double g = log(ratio);
     const int quad = 4096;
     long total = pad_lo + pad_hi;
     for (int q = 0; q < nint; q++) {
-        const int k = order[q];
-        const double a = cut[k], b = cut[k + 1], h = cap[k];
+        const int k = w.order[q];
+        const double a = cut[k], b = cut[k + 1], h = w.cap[k];
         /* the neighbours' end cells where they are meshed already (the padding is) */
         double hl = h, hr = h;
-        if (k == 0 ? pad_lo > 0 : cells[k - 1] > 0)
-            hl = fmin(h, k == 0 ? base : wlast[k - 1]);
-        if (k == nint - 1 ? pad_hi > 0 : cells[k + 1] > 0)
-            hr = fmin(h, k == nint - 1 ? base : wfirst[k + 1]);
+        if (k == 0 ? pad_lo > 0 : w.cells[k - 1] > 0)
+            hl = fmin(h, k == 0 ? base : w.wlast[k - 1]);
+        if (k == nint - 1 ? pad_hi > 0 : w.cells[k + 1] > 0)
+            hr = fmin(h, k == nint - 1 ? base : w.wfirst[k + 1]);
         /* as many cells as the target spacing at the full rate needs, then the rate lowered
          * until exactly those cells fit, so both ends meet their neighbours' widths */
         const gap gq = {a, b, hl, hr, h, base / RAMP_KNEE};
@@ -191,53 +208,43 @@ int yee_mesh_axis(double lo, double hi, double base, int pad_lo, int pad_hi,
         } else if (flat < c) { /* shorter than the ramps: uniform */
             c = (int)ceil(flat - 1e-6) < 1 ? 1 : (int)ceil(flat - 1e-6);
         }
-        cells[k] = c;
-        rate[k] = gk;
-        end_l[k] = hl;
-        end_r[k] = hr;
+        w.cells[k] = c;
+        w.rate[k] = gk;
+        w.end_l[k] = hl;
+        w.end_r[k] = hr;
         /* the end cells, for the neighbours meshed later */
         double *tmp = malloc((size_t)(c + 1) * sizeof *tmp);
-        if (!tmp) {
-            free(cut), free(cap), free(rate), free(wfirst), free(wlast), free(end_l), free(end_r);
-            free(cells), free(order);
-            snprintf(why, nwhy, "out of memory");
-            return -1;
-        }
+        if (!tmp)
+            return fail(&w, why, nwhy, "out of memory");
         tmp[0] = a;
         tmp[c] = b;
         gap_nodes(&gq, gk, c, quad > 64 * c ? quad : 64 * c, tmp + 1);
-        wfirst[k] = tmp[1] - tmp[0];
-        wlast[k] = tmp[c] - tmp[c - 1];
+        w.wfirst[k] = tmp[1] - tmp[0];
+        w.wlast[k] = tmp[c] - tmp[c - 1];
         free(tmp);
         total += c;
     }
     if (total > (1L << 30)) {
         snprintf(why, nwhy, "%ld cells on one axis is more than 2^30", total);
-        free(cut), free(cap), free(rate), free(wfirst), free(wlast), free(end_l), free(end_r);
-        free(cells), free(order);
-        return -1;
+        return fail(&w, why, nwhy, NULL);
     }
     double *x = malloc((size_t)(total + 1) * sizeof *x);
-    if (!x) {
-        snprintf(why, nwhy, "out of memory for %ld mesh lines", total + 1);
-        free(cut), free(cap), free(rate), free(wfirst), free(wlast), free(end_l), free(end_r);
-        free(cells), free(order);
-        return -1;
-    }
+    if (!x)
+        return fail(&w, why, nwhy, "out of memory for the mesh lines");
     long p = 0;
     for (int i = 0; i < pad_lo; i++)
         x[p++] = lo + i * base;
     for (int k = 0; k < nint; k++) {
         x[p++] = cut[k];
-        const gap gq = {cut[k], cut[k + 1], end_l[k], end_r[k], cap[k], base / RAMP_KNEE};
-        gap_nodes(&gq, rate[k], cells[k], quad > 64 * cells[k] ? quad : 64 * cells[k], x + p);
-        p += cells[k] - 1;
+        const gap gq = {cut[k], cut[k + 1], w.end_l[k], w.end_r[k], w.cap[k], base / RAMP_KNEE};
+        gap_nodes(&gq, w.rate[k], w.cells[k], quad > 64 * w.cells[k] ? quad : 64 * w.cells[k],
+                  x + p);
+        p += w.cells[k] - 1;
     }
     for (int i = pad_hi; i >= 1; i--)
         x[p++] = hi - i * base;
     x[p] = hi;
-    free(cut), free(cap), free(rate), free(wfirst), free(wlast), free(end_l), free(end_r);
-    free(cells), free(order);
+    work_free(&w);
     *lines = x;
     *n = (int)total;
     return 0;
