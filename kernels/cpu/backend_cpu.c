@@ -152,7 +152,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     /* subnormals flushed in this thread and in every thread of the pool (common/yee_fp.h) */
     yee_fp_flush_subnormals();
 #pragma omp parallel
-    yee_fp_flush_subnormals();
+    yee_fp_flush_subnormals(); /* each thread of the pool, also one made before */
     c->d = s->dims;
     c->total = yee_dims_cells(s->dims);
     const size_t fbytes = (size_t)c->total * sizeof(yee_real);
