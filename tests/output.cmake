@@ -60,3 +60,9 @@ foreach(mode term kill)
             ${YEE_OUT_SRC}/graded_restart.cfg ${YEE_OUT_DIR}/graded_restart_${mode} ${mode})
   set_property(TEST output_graded_restart_${mode} APPEND PROPERTY ENVIRONMENT "OMP_NUM_THREADS=1")
 endforeach()
+
+# Subpixel averaging on a graded mesh averages each E node's own dual cell: a film face between
+# a fine cell and a wider ramp cell gets the glass fraction of that cell, not 1/2.
+yee_add_test(NAME output_graded_geometry LABELS unit TIMEOUT 60
+  COMMAND ${YEE_PYTHON} ${YEE_OUT_SRC}/check_graded_geometry.py $<TARGET_FILE:yee>
+          ${YEE_OUT_SRC}/graded_geometry.cfg ${YEE_OUT_DIR}/graded_geometry)
