@@ -30,19 +30,14 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
 COMP = {"Ex": 0, "Ey": 1, "Ez": 2, "Hx": 3, "Hy": 4, "Hz": 5}
 TOL = 1e-12  # um: node positions computed two ways (model/nodes.c, here) agree to rounding
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("PASS " if ok else "FAIL ") + name + (" (" + detail + ")" if detail else ""))
-    if not ok:
-        failures += 1
-    return ok
 
 
 def text(v):
@@ -361,8 +356,8 @@ def main():
                             "--quiet"])
         if check("graded run on 2 ranks", rc == 0):
             same_as_one_rank(g_h5, m_h5)
-    if failures:
-        print("FAIL graded output (%d checks failed)" % failures)
+    if checks.failures:
+        print("FAIL graded output (%d checks failed)" % checks.failures)
         sys.exit(1)
     print("PASS graded output (all checks)")
 

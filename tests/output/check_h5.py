@@ -13,6 +13,10 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 TIME_FS = 3.3356409519815204
 COMP = {"Ex": 0, "Ey": 1, "Ez": 2, "Hx": 3, "Hy": 4, "Hz": 5}
 DT = 0.05
@@ -23,15 +27,6 @@ ORIGIN = [-1.0, 0.0, 1.5]
 MONITORS = {"vol": (0, ["Ex", "Hz"], (5, 4, 6), 4), "plane": (1, ["Ey"], (5, 4, 1), 3)}
 WRITTEN = 3
 STEPS = [10, 20, 30]
-
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("PASS " if ok else "FAIL ") + name + (" (" + detail + ")" if detail else ""))
-    if not ok:
-        failures += 1
 
 
 def text(v):
@@ -235,8 +230,8 @@ def main():
         if ref:
             same_as(f, ref)
     name = "h5_roundtrip" + ("_mpi" if ref else "")
-    if failures:
-        print("FAIL %s (%d checks failed)" % (name, failures))
+    if checks.failures:
+        print("FAIL %s (%d checks failed)" % (name, checks.failures))
         sys.exit(1)
     print("PASS %s (err=0, tol=0)" % name)
 

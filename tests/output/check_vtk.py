@@ -3,20 +3,16 @@
 
 Usage: check_vtk.py FILE.vtk     (prints PASS/FAIL lines, exits non-zero on failure)
 """
+import os
 import sys
 
 import numpy as np
 import vtk
 from vtk.util import numpy_support
 
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("PASS " if ok else "FAIL ") + name + (" (" + detail + ")" if detail else ""))
-    if not ok:
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 
 def main(path):
@@ -58,5 +54,6 @@ if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: check_vtk.py FILE.vtk")
     main(sys.argv[1])
-    print("FAIL vtk (%d checks failed)" % failures if failures else "PASS vtk (all checks)")
-    sys.exit(1 if failures else 0)
+    print("FAIL vtk (%d checks failed)" % checks.failures if checks.failures
+          else "PASS vtk (all checks)")
+    sys.exit(1 if checks.failures else 0)

@@ -12,13 +12,9 @@ import numpy as np
 import vtk
 from vtk.util import numpy_support
 
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("PASS " if ok else "FAIL ") + name + (" (" + detail + ")" if detail else ""))
-    failures += not ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 
 def read_vtk(path):
@@ -73,8 +69,8 @@ def main(run, export_dir, run_vtk_dir):
           "extra %s, missing %s" % (sorted(written - expected), sorted(expected - written)))
     check("export_vtk_compared_with_run_files", same_as_run > 0, "%d files" % same_as_run)
     print("%s export_vtk (%d files, %d byte-identical to the run's own)" %
-          ("PASS" if failures == 0 else "FAIL", len(expected), same_as_run))
-    return 1 if failures else 0
+          ("PASS" if checks.failures == 0 else "FAIL", len(expected), same_as_run))
+    return 1 if checks.failures else 0
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 #include "tests/support/setup.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 double test_rnd(test_rng *r)
 {
@@ -74,4 +75,22 @@ yee_real *test_lines_slabs_walls(yee_setup *s, test_rng *r, const int pml[3][2],
         s->pec_low[a] = pec[a];
     }
     return mem;
+}
+
+yee_real *test_one_material(yee_setup *s, test_rng *r, const int n[3], yee_real coef[2],
+                            uint8_t **mat)
+{
+    memset(s, 0, sizeof *s);
+    const int64_t total = test_dims(s, n);
+    const int no_pml[3][2] = {{0, 0}, {0, 0}, {0, 0}}, no_pec[3] = {0, 0, 0};
+    coef[0] = (yee_real)1.0;
+    coef[1] = (yee_real)0.4;
+    s->nmat = 1;
+    s->ca = &coef[0];
+    s->cb = &coef[1];
+    s->ch = (yee_real)0.45;
+    *mat = (uint8_t *)calloc((size_t)total, 1);
+    for (int a = 0; a < 3; a++)
+        s->mat[a] = *mat;
+    return test_lines_slabs_walls(s, r, no_pml, no_pec);
 }

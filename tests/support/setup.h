@@ -31,4 +31,11 @@ int64_t test_dims(yee_setup *s, const int n[3]);
 yee_real *test_lines_slabs_walls(yee_setup *s, test_rng *r, const int pml[3][2],
                                  const int pec[3]);
 
+/* A setup of n cells of one material (ca 1, cb 0.4; ch 0.45), random lines, no CPML, no walls:
+ * fills s, its ca and cb pointing at coef[0] and coef[1] (which must outlive it). Returns the
+ * lines block (test_lines_slabs_walls) and sets *mat, the material index array of all three
+ * components; the caller frees both. */
+yee_real *test_one_material(yee_setup *s, test_rng *r, const int n[3], yee_real coef[2],
+                            uint8_t **mat);
+
 #endif

@@ -39,18 +39,9 @@ int main(void)
     const int n[3] = {8, 8, 8};
     test_rng r = {0x9e3779b97f4a7c15ull};
     yee_setup s;
-    memset(&s, 0, sizeof s);
-    const int64_t total = test_dims(&s, n);
-    const int no_pml[3][2] = {{0, 0}, {0, 0}, {0, 0}}, no_pec[3] = {0, 0, 0};
-    yee_real ca = (yee_real)1.0, cb = (yee_real)0.4;
-    s.nmat = 1;
-    s.ca = &ca;
-    s.cb = &cb;
-    s.ch = (yee_real)0.45;
-    uint8_t *mat = (uint8_t *)calloc((size_t)total, 1);
-    for (int a = 0; a < 3; a++)
-        s.mat[a] = mat;
-    yee_real *lines = test_lines_slabs_walls(&s, &r, no_pml, no_pec);
+    yee_real coef[2];
+    uint8_t *mat;
+    yee_real *lines = test_one_material(&s, &r, n, coef, &mat);
     yee_err err;
     memset(&err, 0, sizeof err);
     void *ctx = NULL;

@@ -11,14 +11,11 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 yee, d = sys.argv[1], os.path.abspath(sys.argv[2])
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("PASS " if ok else "FAIL ") + name + (" (" + detail + ")" if detail else ""))
-    failures += not ok
 
 
 def geometry(deck, subpixel):
@@ -48,5 +45,5 @@ for subpixel in ("true", "false"):
             ndiff = int((got[c] != ref[c]).sum()) if got[c].shape == ref[c].shape else -1
             check("%s_%s_subpixel_%s" % (deck, c, subpixel), same,
                   "%d nodes differ from box.cfg" % ndiff)
-print("%s voxels_geometry" % ("PASS" if failures == 0 else "FAIL"))
-sys.exit(1 if failures else 0)
+print("%s voxels_geometry" % ("PASS" if checks.failures == 0 else "FAIL"))
+sys.exit(1 if checks.failures else 0)
