@@ -125,6 +125,7 @@ typedef struct raster {
     copy *copies;        /* in deck order (later overrides earlier) */
     int *bulk;           /* [(material + 1) * 3 + component] -> entry; material -1 = background */
     int *simple;         /* [material + 1]: 1 when eps may be averaged (no pec, sigma, poles) */
+    int *iso;            /* [material + 1]: 1 when its eps is the same for the three components */
     double eps_lo, log_step; /* quantization of averaged eps */
     int nlevels;
     short level_entry[YEE_GEO_MAX_ENTRIES];
@@ -325,8 +326,9 @@ static int average_lossy(raster *r, yee_geo *g, const int *cand, int ncand, cons
  * the entry, -1 for "no interface here" (the caller uses the node's bulk medium), -2 when the
  * table has no room for a lossy interface entry. */
 static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const double p[3],
-                        const double h[3], int c)
+                        const double h[3], int c, double off[2])
 {
+    off[0] = off[1] = 0.0;
     const yee_config *cfg = r->cfg;
     /* coarse test: corners, edge and face midpoints and centre of the dual cell */
     const int m0 = material_at(r, cand, ncand, p);
@@ -340,7 +342,7 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
         return -1;
     const int S = cfg->subpixel_samples;
     double sum_eps = 0, sum_inv = 0, mom[3] = {0, 0, 0};
-    int mixed = 0, all_simple = 1;
+    int mixed = 0, all_simple = 1, all_iso = 1;
     /* the lossy medium among the samples (at most one may be averaged), its count and first
      * moment, and the dielectrics' eps sum */
     int md = 0, nlossy = 0, several = 0, nsimple = 0;
@@ -355,6 +357,7 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
                 const int m = material_at(r, cand, ncand, x);
                 mixed |= m != m0;
                 all_simple &= r->simple[m + 1];
+                all_iso &= r->iso[m + 1];
                 const double e = material_eps(r, m, c);
                 sum_eps += e;
                 sum_inv += 1.0 / e;
@@ -403,6 +406,17 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
         }
     }
     const double eps = 1.0 / (n2 * mean_inv + (1.0 - n2) / mean);
+    /* the off-diagonal row of the inverse tensor, n_c n_b (<1/eps> - 1/<eps>) (Kottke et al.
+     * 2008, eq. 5 with P = n n^T), for isotropic media; a 2-D run's normal lies in the plane */
+    if (cfg->subpixel_tensor && len2 > 0 && all_iso) {
+        const double z = cfg->two_d ? 0.0 : mom[2];
+        const double nn = mom[0] * mom[0] + mom[1] * mom[1] + z * z;
+        const double m3[3] = {mom[0], mom[1], z};
+        for (int q = 0; q < 2 && nn > 0; q++) {
+            const int b = (c + 1 + q) % 3;
+            off[q] = m3[c] * m3[b] / nn * (mean_inv - 1.0 / mean);
+        }
+    }
     long lv = lround(log(eps / r->eps_lo) / r->log_step);
     if (lv < 0)
         lv = 0;
@@ -415,8 +429,65 @@ static int average_node(raster *r, yee_geo *g, const int *cand, int ncand, const
     return r->level_entry[lv];
 }
 
+/* 1 when the off-diagonal terms of the node at global cell (i, j, k) may be kept: its stencil
+ * (kernels/yee_tensor.h: H one cell either side along its component, one below along the
+ * others) stays two cells clear of every global face and CPML layer, so it reads no ghost and no
+ * stretched coordinate, whatever the decomposition. */
+static int tensor_node(const yee_config *cfg, int i, int j, int k)
+{
+    const int at[3] = {i, j, k};
+    for (int a = 0; a < 2 + !cfg->two_d; a++)
+        if (at[a] < cfg->pml_cells[a][0] + 2 || at[a] > cfg->n[a] - cfg->pml_cells[a][1] - 3)
+            return 0;
+    return 1;
+}
+
+/* Appends a tensor node (component c, padded index cell, off-diagonal row off). */
+static int add_tensor(yee_geo *g, int64_t *cap, int c, int64_t cell, const double off[2])
+{
+    if (g->ntensor == *cap) {
+        const int64_t grown = *cap ? 2 * *cap : 1024;
+        yee_geo_tensor *t = (yee_geo_tensor *)realloc(g->tensor, (size_t)grown * sizeof *t);
+        if (!t)
+            return -1;
+        g->tensor = t;
+        *cap = grown;
+    }
+    yee_geo_tensor *t = &g->tensor[g->ntensor++];
+    t->cell = cell;
+    t->comp = c;
+    t->inv[0] = off[0];
+    t->inv[1] = off[1];
+    return 0;
+}
+
+/* A neighbour on a perfect conductor holds no displacement the average could use: the term
+ * that reads it goes (and a node left with none leaves the list). The four neighbours of
+ * component b around a node of component c sit at +0/+1 along c and -1/+0 along b. */
+static void drop_pec_neighbours(yee_geo *g)
+{
+    int64_t kept = 0;
+    for (int64_t q = 0; q < g->ntensor; q++) {
+        yee_geo_tensor t = g->tensor[q];
+        for (int s = 0; s < 2; s++) {
+            const int b = (t.comp + 1 + s) % 3;
+            for (int u = 0; u < 4; u++) {
+                const int64_t nb = t.cell + (u & 1) * g->stride[t.comp] - (u >> 1) * g->stride[b];
+                if (g->entry[g->mat[b][nb]].pec)
+                    t.inv[s] = 0.0;
+            }
+        }
+        if (t.inv[0] != 0.0 || t.inv[1] != 0.0)
+            g->tensor[kept++] = t;
+    }
+    g->ntensor = kept;
+}
+
 void yee_geometry_free(yee_geo *g)
 {
+    free(g->tensor);
+    g->tensor = NULL;
+    g->ntensor = 0;
     for (int c = 0; c < 3; c++) {
         free(g->mat[c]);
         g->mat[c] = NULL;
@@ -448,9 +519,10 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
     int rc = YEE_OK;
     r.bulk = (int *)calloc(3 * (size_t)(nm + 1), sizeof(int));
     r.simple = (int *)calloc((size_t)nm + 1, sizeof(int));
+    r.iso = (int *)calloc((size_t)nm + 1, sizeof(int));
     for (int c = 0; c < 3; c++)
         g->mat[c] = (uint8_t *)calloc((size_t)total, 1);
-    if (!r.bulk || !r.simple || !g->mat[0] || !g->mat[1] || !g->mat[2]) {
+    if (!r.bulk || !r.simple || !r.iso || !g->mat[0] || !g->mat[1] || !g->mat[2]) {
         rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the material index arrays");
         goto done;
     }
@@ -476,6 +548,8 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
             }
             r.bulk[(m + 1) * 3 + c] = e;
         }
+        r.iso[m + 1] = mm < 0 || (cfg->materials[mm].eps[0] == cfg->materials[mm].eps[1] &&
+                                  cfg->materials[mm].eps[1] == cfg->materials[mm].eps[2]);
         r.simple[m + 1] = mm < 0 ? cfg->sigma == 0
                                  : (!cfg->materials[mm].pec && cfg->materials[mm].sigma == 0 &&
                                     cfg->materials[mm].npoles == 0);
@@ -557,7 +631,7 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
     }
 
     /* Every interior node of every E component; ghosts stay entry 0 (never updated). */
-    int64_t ninterface = 0;
+    int64_t ninterface = 0, tensor_cap = 0;
     for (int c = 0; c < 3; c++) {
         /* p, h: the centre and half widths of the node's dual cell (dual_cell); hmax bounds the
          * half diagonal over this subdomain for the sieves */
@@ -608,8 +682,15 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
                             r.node[nnode++] = cand[q];
                     }
                     int e = -1;
+                    double off[2] = {0.0, 0.0};
                     if (nnode > 0 && cfg->subpixel)
-                        e = average_node(&r, g, r.node, nnode, p, h, c);
+                        e = average_node(&r, g, r.node, nnode, p, h, c, off);
+                    if (e >= 0 && (off[0] != 0.0 || off[1] != 0.0) &&
+                        tensor_node(cfg, offset[0] + i, offset[1] + j, offset[2] + k) &&
+                        add_tensor(g, &tensor_cap, c, out + i - g->mat[c], off) < 0) {
+                        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the tensor nodes");
+                        goto done;
+                    }
                     if (e == -2) {
                         rc = yee_fail(err, YEE_ERR_DECK,
                                       "%s: error: grid.subpixel_metals: the interfaces of "
@@ -629,9 +710,11 @@ int yee_geometry_rasterize(const yee_config *cfg, const int n[3], const int offs
         }
     }
     g->ninterface = ninterface;
+    drop_pec_neighbours(g);
 done:
     free(r.bulk);
     free(r.simple);
+    free(r.iso);
     free(r.copies);
     free(r.plane);
     free(r.node);

@@ -10,13 +10,18 @@
  * Subpixel averaging (cfg->subpixel): a node whose dual cell (the cell of size dx x dy x dz
  * centred on the node) holds more than one dielectric gets the diagonal of the anisotropic
  * effective permittivity of Farjadpour et al., Opt. Lett. 31, 2972 (2006) / Kottke et al.,
- * PRE 77, 036611 (2008), off-diagonal terms dropped:
+ * PRE 77, 036611 (2008):
  *   1 / eps_eff,a = n_a^2 <1/eps> + (1 - n_a^2) / <eps>
  * with <.> the mean over samples^3 points of the dual cell and n the unit normal, the direction
  * of the first moment of eps over those points (the gradient of the fill fraction for two
  * media). eps_eff is then rounded to one of L = 256 - (bulk entries) levels spaced evenly in
  * log(eps) between the smallest and largest averageable permittivity, a relative error of at
- * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error).
+ * most ln(eps_max/eps_min) / (2 (L - 1)) (yee_geo.quant_error). With cfg->subpixel_tensor, a
+ * node whose cell holds only isotropic dielectrics also gets the off-diagonal row
+ *   (eps^-1)_ab = n_a n_b (<1/eps> - 1/<eps>),  b != a
+ * unrounded, in the list yee_geo.tensor (kernels/yee_tensor.h applies it), except within two
+ * cells of a CPML layer or a global face (its stencil would read stretched coordinates or
+ * ghosts) and for a term whose neighbours include a PEC node.
  *
  * A dual cell holding one conducting or dispersive medium m (a metal) and dielectrics
  * (cfg->subpixel_metals) gets, for each E component within 30 degrees of the interface plane,
@@ -59,6 +64,15 @@ typedef struct yee_geo_entry {
                       * poles' strengths and sigma weighted by f (1 for bulk media) */
 } yee_geo_entry;
 
+/* The off-diagonal row of an averaged node's inverse permittivity (cfg->subpixel_tensor):
+ * component comp's node at padded index cell (field layout) has
+ *   (eps^-1)_{comp, comp+1} = inv[0],  (eps^-1)_{comp, comp+2} = inv[1]   (axes mod 3). */
+typedef struct yee_geo_tensor {
+    int64_t cell;
+    int comp;
+    double inv[2];
+} yee_geo_tensor;
+
 typedef struct yee_geo {
     int n[3], offset[3];      /* subdomain: global cells [offset, offset + n) */
     int halo;                 /* ghost cells per side of the index arrays */
@@ -69,6 +83,8 @@ typedef struct yee_geo {
     int nbulk;                /* entries 0..nbulk-1: bulk media, identical on every rank */
     double quant_error;       /* largest relative rounding of an averaged eps (0: none) */
     int64_t ninterface;       /* interior nodes given an averaged entry */
+    int64_t ntensor;          /* cfg->subpixel_tensor: nodes with off-diagonal terms, */
+    yee_geo_tensor *tensor;   /* by component then padded index; owned */
 } yee_geo;
 
 /* Rasterize cfg's background, materials and shapes onto the subdomain [offset, offset + n) of

@@ -63,6 +63,7 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
     yee_rd_vec3(c, &sc, "center", center);
     yee_rd_bool(c, &sc, "subpixel", &cfg->subpixel);
     yee_rd_bool(c, &sc, "subpixel_metals", &cfg->subpixel_metals);
+    yee_rd_bool(c, &sc, "subpixel_tensor", &cfg->subpixel_tensor);
     long samples = 8;
     yee_rd_long(c, &sc, "subpixel_samples", &samples);
     cfg->subpixel_samples = (int)samples;

@@ -78,6 +78,12 @@ static const yee_deck_key schema[] = {
             "average of eps(omega), the metal's poles and conductivity weighted by its fill "
             "fraction; the others the medium at their node (docs/deck.md, Geometry). false: "
             "staircase them. PEC objects are always staircased."},
+    {.path = "grid.subpixel_tensor", .type = YEE_KT_BOOL, .unit = "-", .def = "false", .dval = 0,
+     .doc = "With subpixel: also the off-diagonal terms of the averaged inverse permittivity "
+            "(Kottke et al. 2008) at interfaces between isotropic dielectrics, which an E "
+            "component takes from its neighbours' curl H: second order for fields across "
+            "oblique interfaces too (docs/deck.md, Geometry). One rank only for now; slower "
+            "(one step per sweep on the CPU)."},
     {.path = "grid.subpixel_samples", .type = YEE_KT_INT, .unit = "-", .def = "8", .dval = 8,
      .flags = YEE_R_GE | YEE_R_LE, .lo = 2, .hi = 32,
      .doc = "Supersampling points per axis of a cell when averaging (samples^3 per interface "

@@ -14,6 +14,7 @@
 #include "common/yee_err.h"
 #include "kernels/yee_ade.h"
 #include "kernels/yee_cell.h"
+#include "kernels/yee_tensor.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,12 @@ typedef struct yee_setup {
     int npcoef;
     const yee_pole_coef *pcoef;  /* npcoef pole coefficient triples */
     yee_real inv_dt;             /* 1 / dt, for the polarization current */
+    /* Off-diagonal permittivity terms (kernels/yee_tensor.h): ntensor = 0: none; the curl list
+     * holds the ncurl neighbours their terms point into. */
+    int64_t ntensor;
+    const yee_tensor_node *tensor;
+    int64_t ncurl;
+    const yee_curl_node *curl;
     int node_rank;               /* this process's rank among those on its node: a GPU backend
                                   * takes device node_rank mod (devices on the node) */
     /* How, not what: choices that change speed or diagnostics, never results (the application

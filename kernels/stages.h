@@ -18,6 +18,9 @@
  *             writes P^{n+1} (yee_ade_polarize). Must precede e_curl, which overwrites E^n.
  *   e_curl    reads H^{n+1/2}, E^n, psi_e; writes E^{n+1} (without the polarization current)
  *             and psi_e: Ampere with conduction (yee_update_e) then CPML (yee_cpml_e).
+ *   e_tensor  reads H^{n+1/2}; adds the off-diagonal terms of the averaged permittivity to E
+ *             of the tensor nodes in b (yee_tensor_e; none without grid.subpixel_tensor). After
+ *             e_curl, which writes those nodes' bulk update.
  *   e_polarization_current  reads P^{n+1}, P^n; subtracts cb (P^{n+1} - P^n) / dt from E of the
  *             dispersive nodes in b (yee_ade_current).
  *   e_pec     zeroes the tangential E on the low PEC node planes that b touches (yee_pec_low).
@@ -38,6 +41,7 @@ typedef struct yee_update_stages {
     int (*e_pmc)(void *ctx, yee_box b, yee_err *err);
     int (*e_polarize)(void *ctx, yee_box b, yee_err *err);
     int (*e_curl)(void *ctx, yee_box b, yee_err *err);
+    int (*e_tensor)(void *ctx, yee_box b, yee_err *err);
     int (*e_polarization_current)(void *ctx, yee_box b, yee_err *err);
     int (*e_pec)(void *ctx, yee_box b, yee_err *err);
 } yee_update_stages;
@@ -50,7 +54,7 @@ static inline int yee_update_h_stages(const yee_update_stages *st, void *ctx, ye
 }
 
 /* E^n -> E^{n+1} on box b: the PMC mirror images, the polarization from E^n (the curl
- * overwrites E^n), the curl of H with CPML, the polarization current, last the PEC walls (a dispersive node on a wall
+ * overwrites E^n), the curl of H with CPML, the tensor terms, the polarization current, last the PEC walls (a dispersive node on a wall
  * ends at zero like every other wall node). */
 static inline int yee_update_e_stages(const yee_update_stages *st, void *ctx, yee_box b,
                                       yee_err *err)
@@ -60,6 +64,8 @@ static inline int yee_update_e_stages(const yee_update_stages *st, void *ctx, ye
         rc = st->e_polarize(ctx, b, err);
     if (rc == YEE_OK)
         rc = st->e_curl(ctx, b, err);
+    if (rc == YEE_OK)
+        rc = st->e_tensor(ctx, b, err);
     if (rc == YEE_OK)
         rc = st->e_polarization_current(ctx, b, err);
     if (rc == YEE_OK)

@@ -228,6 +228,7 @@ typedef struct yee_config {
     int subpixel;                /* anisotropic subpixel averaging at dielectric interfaces */
     int subpixel_metals;         /* also average conducting and dispersive interfaces */
     int subpixel_samples;        /* supersampling points per axis of a dual cell */
+    int subpixel_tensor;         /* also the off-diagonal terms of the averaged tensor */
     int geometry_out;            /* write the rasterized permittivity to HDF5 (and VTK) */
     double flush_seconds;        /* most seconds between flushes of the run file after snapshot
                                   * frames (0: every frame; io/h5out.h) */

@@ -269,6 +269,14 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
              cfg->checkpoint_dir[0] ? cfg->checkpoint_dir : cfg->out_dir, cfg->name);
     s->node_rank = node_rank(); /* collective: before any rank can fail alone */
     int rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, &s->dec, err);
+    /* a tensor node reads H one cell above along its axis (kernels/yee_tensor.h), a ghost the
+     * halo does not fill */
+    if (rc == YEE_OK && cfg->subpixel && cfg->subpixel_tensor && s->nranks > 1)
+        rc = yee_fail(err, YEE_ERR_USAGE,
+                      "%s: error: grid.subpixel_tensor runs on one rank only (got %d ranks): its "
+                      "nodes read H across the subdomain faces, which the halo exchange does not "
+                      "carry yet; run one rank or set grid.subpixel_tensor = false",
+                      cfg->deck_path, s->nranks);
     if (rc == YEE_OK)
         rc = yee_backend_pick(s->opt.backend, &s->be, err);
     /* the error paths so far are the same on every rank; from here on a rank can fail alone */

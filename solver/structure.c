@@ -14,6 +14,7 @@
 #include "solver/structure.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,96 @@ double yee_debye_weight(const yee_pole_cfg *poles, int npoles, double dt)
         if (poles[q].kind == YEE_POLE_DEBYE)
             b += 0.5 * poles[q].sigma / (poles[q].tau / dt + 0.5);
     return b;
+}
+
+static int by_key(const void *x, const void *y)
+{
+    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Padded index of the u-th neighbour of component b (u = 0..3) around the node of component a
+ * at index c: +(u & 1) along a, -(u >> 1) along b (kernels/yee_tensor.h). */
+static int64_t neighbour(yee_dims d, int64_t c, int a, int b, int u)
+{
+    return c + (u & 1) * d.stride[a] - (u >> 1) * d.stride[b];
+}
+
+/* The tensor nodes of the geometry as the kernels take them (kernels/yee_tensor.h): the terms
+ * of the components a 2-D run of one polarization has, dt and the four-neighbour mean folded
+ * into the weights; and the list of their neighbours, each once (key comp * cells + index,
+ * sorted), which each term points into. */
+static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
+{
+    const yee_geo *geo = &g->geo;
+    if (geo->ntensor == 0)
+        return YEE_OK;
+    const yee_dims d = g->setup.dims;
+    const int64_t cells = yee_dims_cells(d);
+    g->tensor = (yee_tensor_node *)calloc((size_t)geo->ntensor, sizeof *g->tensor);
+    int64_t *key = (int64_t *)malloc((size_t)geo->ntensor * 8 * sizeof *key);
+    if (!g->tensor || !key) {
+        free(key);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld tensor nodes",
+                        (long long)geo->ntensor);
+    }
+    int64_t nt = 0, nk = 0;
+    for (int64_t q = 0; q < geo->ntensor; q++) {
+        const yee_geo_tensor *t = &geo->tensor[q];
+        if (!yee_pol_has(cfg->pol2d, t->comp))
+            continue;
+        yee_tensor_node *x = &g->tensor[nt];
+        x->c = t->cell;
+        yee_idx_cell(d, t->cell, &x->at[0], &x->at[1], &x->at[2]);
+        x->comp = t->comp;
+        for (int s = 0; s < 2; s++) {
+            const int b = (t->comp + 1 + s) % 3;
+            x->w[s] = yee_pol_has(cfg->pol2d, b) ? (yee_real)(0.25 * cfg->dt * t->inv[s])
+                                                 : YEE_R(0.0);
+            for (int u = 0; u < 4; u++) {
+                x->curl[s][u] = -1;
+                if (x->w[s] != YEE_R(0.0))
+                    key[nk++] = b * cells + neighbour(d, t->cell, t->comp, b, u);
+            }
+        }
+        if (x->w[0] != YEE_R(0.0) || x->w[1] != YEE_R(0.0))
+            nt++;
+    }
+    qsort(key, (size_t)nk, sizeof *key, by_key);
+    int64_t nc = 0;
+    for (int64_t q = 0; q < nk; q++)
+        if (nc == 0 || key[q] != key[nc - 1])
+            key[nc++] = key[q];
+    g->curl = (yee_curl_node *)calloc((size_t)nc + 1, sizeof *g->curl);
+    if (!g->curl || nc > INT32_MAX) {
+        free(key);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld tensor neighbours",
+                        (long long)nc);
+    }
+    for (int64_t q = 0; q < nc; q++) {
+        yee_curl_node *y = &g->curl[q];
+        y->comp = (int)(key[q] / cells);
+        y->c = key[q] % cells;
+        yee_idx_cell(d, y->c, &y->at[0], &y->at[1], &y->at[2]);
+    }
+    for (int64_t q = 0; q < nt; q++) {
+        yee_tensor_node *x = &g->tensor[q];
+        for (int s = 0; s < 2; s++) {
+            const int b = (x->comp + 1 + s) % 3;
+            for (int u = 0; u < 4 && x->w[s] != YEE_R(0.0); u++) {
+                const int64_t want = b * cells + neighbour(d, x->c, x->comp, b, u);
+                const int64_t *at = (const int64_t *)bsearch(&want, key, (size_t)nc,
+                                                             sizeof *key, by_key);
+                x->curl[s][u] = (int)(at - key); /* found: the list holds every key */
+            }
+        }
+    }
+    free(key);
+    g->setup.ntensor = nt;
+    g->setup.tensor = g->tensor;
+    g->setup.ncurl = nc;
+    g->setup.curl = g->curl;
+    return YEE_OK;
 }
 
 /* Material table, coefficients and the dispersive node list of the subdomain. */
@@ -261,6 +352,8 @@ int yee_structure_build(const yee_config *cfg, const int n[3], const int offset[
     s->cb = g->cb;
     s->ch = (yee_real)cfg->dt;
     int rc = build_media(cfg, g, err);
+    if (rc == YEE_OK)
+        rc = build_tensor(cfg, g, err);
     if (rc < 0) {
         yee_structure_free(g);
         return rc;
@@ -329,6 +422,10 @@ void yee_structure_free(yee_structure *g)
     yee_geometry_free(&g->geo);
     free(g->disp);
     g->disp = NULL;
+    free(g->tensor);
+    g->tensor = NULL;
+    free(g->curl);
+    g->curl = NULL;
     free(g->pcoef);
     g->pcoef = NULL;
 }

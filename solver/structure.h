@@ -20,6 +20,8 @@ typedef struct yee_structure {
     yee_geo geo;       /* material index arrays and the medium of each table entry */
     yee_disp_node *disp;   /* dispersive E nodes (kernels/yee_ade.h), NULL when none */
     yee_pole_coef *pcoef;
+    yee_tensor_node *tensor; /* off-diagonal permittivity nodes (kernels/yee_tensor.h), or NULL */
+    yee_curl_node *curl;     /* their neighbours, each once */
     yee_real *lines;   /* one block: per axis ie, be, ae (n+1) and ih, bh, ah (n) */
     double sigma_max[3][2]; /* CPML sigma at the outer wall per face (c/um), for reports */
 } yee_structure;

@@ -34,6 +34,8 @@ list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/mirror/mirror_eighth.cfg) 
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/twod/rod2d.cfg) # 2-D
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/bloch/bloch3d.cfg) # complex fields
 list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/mpi/graded.cfg) # a graded mesh
+list(APPEND YEE_AGREE_DECKS ${CMAKE_SOURCE_DIR}/tests/tensor/sphere.cfg # off-diagonal terms
+     ${CMAKE_SOURCE_DIR}/tests/tensor/rod_te.cfg)
 foreach(deck ${YEE_AGREE_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   get_filename_component(dir ${deck} DIRECTORY)

@@ -84,6 +84,12 @@ static void cpu_destroy(void *vctx)
     c->row_span = NULL;
     free(c->disp);
     c->disp = NULL;
+    free(c->tensor);
+    c->tensor = NULL;
+    free(c->curl);
+    c->curl = NULL;
+    free(c->curl_h);
+    c->curl_h = NULL;
     free(c->disp_row);
     c->disp_row = NULL;
     free(c->disp_by_row);
@@ -250,6 +256,18 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         if (!index_disp_rows(c))
             goto nomem;
     }
+    if (s->ntensor > 0) {
+        c->ntensor = s->ntensor;
+        c->tensor = (yee_tensor_node *)alloc_zeroed((size_t)s->ntensor * sizeof *c->tensor,
+                                                    &c->bytes);
+        c->ncurl = s->ncurl;
+        c->curl = (yee_curl_node *)alloc_zeroed((size_t)s->ncurl * sizeof *c->curl, &c->bytes);
+        c->curl_h = (yee_real *)alloc_zeroed((size_t)s->ncurl * sizeof *c->curl_h, &c->bytes);
+        if (!c->tensor || !c->curl || !c->curl_h)
+            goto nomem;
+        memcpy(c->tensor, s->tensor, (size_t)s->ntensor * sizeof *c->tensor);
+        memcpy(c->curl, s->curl, (size_t)s->ncurl * sizeof *c->curl);
+    }
     yee_state_layout_build(&c->state, c->f, c->total, c->nslabs, psi, slab_cells, c->pol,
                            c->ndisp > 0 ? c->npol : 0);
     *out = c;
@@ -291,6 +309,30 @@ static int stage_e_curl(void *vctx, yee_box b, yee_err *err)
     for (int k = b.lo[2]; k < b.hi[2]; k++)
         for (int j = b.lo[1]; j < b.hi[1]; j++)
             cpu_row_e(c, j, k, b.lo[0], b.hi[0]);
+    return YEE_OK;
+}
+
+/* Each node writes only its own E and reads H: any order, any thread. */
+void cpu_tensor(const cpu_ctx *c, yee_box b)
+{
+    const yee_fields f = c->f;
+    yee_real *curl_h = c->curl_h;
+#pragma omp parallel
+    {
+#pragma omp for schedule(static)
+        for (int64_t q = 0; q < c->ncurl; q++)
+            curl_h[q] = yee_curl_h_of(f, c->d, c->lines, c->curl[q]);
+#pragma omp for schedule(static)
+        for (int64_t q = 0; q < c->ntensor; q++)
+            if (yee_tensor_in_box(c->tensor[q], b))
+                yee_tensor_e(f, c->tensor[q], curl_h);
+    }
+}
+
+static int stage_e_tensor(void *vctx, yee_box b, yee_err *err)
+{
+    (void)err;
+    cpu_tensor((const cpu_ctx *)vctx, b);
     return YEE_OK;
 }
 
@@ -375,7 +417,8 @@ static int stage_e_pec(void *vctx, yee_box b, yee_err *err)
 }
 
 static const yee_update_stages cpu_stages = {stage_h_curl, stage_e_pmc, stage_e_polarize,
-                                             stage_e_curl, stage_e_polarization_current,
+                                             stage_e_curl, stage_e_tensor,
+                                             stage_e_polarization_current,
                                              stage_e_pec};
 
 int cpu_step_h(void *vctx, const yee_box *cells, yee_err *err)

@@ -82,6 +82,11 @@ typedef struct cpu_ctx {
     int64_t npol;        /* values in pol */
     yee_pole_coef *pcoef;
     yee_real inv_dt;
+    int64_t ntensor;     /* off-diagonal permittivity nodes (kernels/yee_tensor.h) */
+    yee_tensor_node *tensor;
+    int64_t ncurl;       /* their neighbours, and this step's curl H there */
+    yee_curl_node *curl;
+    yee_real *curl_h;
     int ndft;
     cpu_dft *dft;
     yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
@@ -147,6 +152,8 @@ int cpu_gather(void *ctx, int n, const yee_sample *pts, yee_real *out, yee_err *
 /* The dispersive nodes of box b: P^{n+1} from E^n, and the polarization current. */
 void cpu_polarize(const cpu_ctx *c, yee_box b);
 void cpu_polarization_current(const cpu_ctx *c, yee_box b);
+/* The off-diagonal permittivity terms of the tensor nodes in box b (kernels/yee_tensor.h). */
+void cpu_tensor(const cpu_ctx *c, yee_box b);
 /* The PEC walls' nodes in box b; the PMC walls' mirror images in box b. */
 void cpu_pec(const cpu_ctx *c, yee_box b);
 void cpu_pmc(const cpu_ctx *c, yee_box b);

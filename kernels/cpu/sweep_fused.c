@@ -6,7 +6,8 @@
  * Per cell the arithmetic and its inputs are those of the reference (stages.h order): H(k) reads
  * E(k), E(k+1) before E(k+1) is updated (next plane); E(k) reads H(k), H(k-1) after both are,
  * with their magnetic currents. The polarization P^{n+1} reads E^n, so it comes before the sweep;
- * the polarization current, the PEC walls, the electric currents and the samples come after it,
+ * the tensor nodes' off-diagonal terms (they read H one plane above), the polarization current,
+ * the PEC walls, the electric currents and the samples come after it,
  * as after the reference's E update; the PMC walls' mirror images of H are filled row by row
  * just before the E row that reads them (cpu_pmc_row), from that row's final H. Each thread owns planes [k0, k1); its last H plane reads
  * E(k1), the next thread's first plane, so every thread updates its last H plane before a
@@ -73,6 +74,8 @@ int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
         sweep_rows(c, l);
     else
         sweep_planes(c, l);
+    if (c->ntensor) /* after the whole sweep: an Ez node reads H of the plane above */
+        cpu_tensor(c, all);
     if (c->ndisp)
         cpu_polarization_current(c, all);
     cpu_pec(c, all);

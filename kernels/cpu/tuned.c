@@ -2,7 +2,8 @@
  * schedule that takes them. K steps at a time by the wavefront (wavefront.c), a step left over
  * (or one the wavefront does not take: a 2-D run's one plane) by the fused sweep (sweep_fused.c),
  * which itself falls back on the reference ops (backend_cpu.c) for a current or sample outside
- * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c).
+ * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c). A run with
+ * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step.
  */
 #include <omp.h>
 
@@ -32,7 +33,9 @@ int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err)
     cpu_wrap_all(c, YEE_FIELD_H);
     int s = 0;
     while (s < nsteps) {
-        const int K = sweep_steps(c, nsteps - s);
+        /* a tensor node reads H one plane above it (yee_tensor.h), which the wavefront updates
+         * only after the node's E: one step per sweep, its terms after the sweep */
+        const int K = c->ntensor > 0 ? 1 : sweep_steps(c, nsteps - s);
         if (K >= 2 && cpu_wavefront(c, K, &plan[s])) {
             s += K;
             continue;

@@ -104,6 +104,11 @@ struct cuda_ctx {
     int64_t npol;            /* values in d_pol */
     yee_pole_coef *d_pcoef;
     yee_real inv_dt;
+    int64_t ntensor;         /* off-diagonal permittivity nodes (kernels/yee_tensor.h) */
+    yee_tensor_node *d_tensor;
+    int64_t ncurl;           /* their neighbours, and this step's curl H there */
+    yee_curl_node *d_curl;
+    yee_real *d_curl_h;
     int ndft;
     cuda_dft *dft;
     upload_slot upload[UPLOAD_SLOTS];
@@ -227,6 +232,27 @@ __global__ void ade_polarize_kernel(yee_fields f, yee_dims d, yee_box b, int64_t
     if (q >= n || !yee_box_has_index(d, b, nodes[q].c)) /* guard */
         return;
     yee_ade_polarize(f, nodes[q], coef, pol);
+}
+
+/* One thread per node of the tensor nodes' curl list: this step's curl H there. */
+__global__ void curl_kernel(yee_fields f, yee_dims d, yee_lines L, int64_t n,
+                            const yee_curl_node *nodes, yee_real *curl_h)
+{
+    const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= n)
+        return;
+    curl_h[q] = yee_curl_h_of(f, d, L, nodes[q]);
+}
+
+/* One thread per tensor node in b: its off-diagonal terms from curl_kernel's list (after
+ * e_kernel; each node writes only its own E). */
+__global__ void tensor_kernel(yee_fields f, yee_box b, int64_t n, const yee_tensor_node *nodes,
+                              const yee_real *curl_h)
+{
+    const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= n || !yee_tensor_in_box(nodes[q], b))
+        return;
+    yee_tensor_e(f, nodes[q], curl_h);
 }
 
 /* One thread per dispersive node in b: the polarization current (after e_kernel and the CPML). */
@@ -463,6 +489,9 @@ static void cuda_destroy(void *vctx)
     cudaFree(c->d_norm);
     cudaFree(c->d_bad);
     cudaFree(c->d_disp);
+    cudaFree(c->d_tensor);
+    cudaFree(c->d_curl);
+    cudaFree(c->d_curl_h);
     cudaFree(c->d_pol);
     cudaFree(c->d_pcoef);
     for (int q = 0; q < c->ndft; q++) {
@@ -617,6 +646,17 @@ static int cuda_create_into(cuda_ctx *c, const yee_setup *s, yee_err *err)
         CUDA_TRY(err, cudaMemcpy(c->d_pcoef, s->pcoef, (size_t)s->npcoef * sizeof(yee_pole_coef),
                                  cudaMemcpyHostToDevice));
     }
+    if (s->ntensor > 0) {
+        c->ntensor = s->ntensor;
+        const size_t bytes = (size_t)s->ntensor * sizeof(yee_tensor_node);
+        YEE_TRY(dev_alloc(c, (void **)&c->d_tensor, bytes, err));
+        CUDA_TRY(err, cudaMemcpy(c->d_tensor, s->tensor, bytes, cudaMemcpyHostToDevice));
+        c->ncurl = s->ncurl;
+        const size_t cbytes = (size_t)s->ncurl * sizeof(yee_curl_node);
+        YEE_TRY(dev_alloc(c, (void **)&c->d_curl, cbytes, err));
+        YEE_TRY(dev_alloc(c, (void **)&c->d_curl_h, (size_t)s->ncurl * sizeof(yee_real), err));
+        CUDA_TRY(err, cudaMemcpy(c->d_curl, s->curl, cbytes, cudaMemcpyHostToDevice));
+    }
     YEE_TRY(dev_alloc(c, (void **)&c->d_norm, 2 * sizeof(double), err));
     YEE_TRY(dev_alloc(c, (void **)&c->d_bad, sizeof(unsigned long long), err));
     c->debug_sync = s->tuning.sync_each_launch;
@@ -676,6 +716,19 @@ static int stage_e_curl(void *vctx, yee_box b, yee_err *err)
     return launched(c, err, "e_kernel");
 }
 
+static int stage_e_tensor(void *vctx, yee_box b, yee_err *err)
+{
+    cuda_ctx *c = (cuda_ctx *)vctx;
+    if (!c->ntensor)
+        return YEE_OK;
+    curl_kernel<<<list_blocks(c->ncurl), LIST_BLOCK>>>(c->f, c->d, c->lines, c->ncurl, c->d_curl,
+                                                       c->d_curl_h);
+    YEE_TRY(launched(c, err, "curl_kernel"));
+    tensor_kernel<<<list_blocks(c->ntensor), LIST_BLOCK>>>(c->f, b, c->ntensor, c->d_tensor,
+                                                           c->d_curl_h);
+    return launched(c, err, "tensor_kernel");
+}
+
 static int stage_e_polarization_current(void *vctx, yee_box b, yee_err *err)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
@@ -715,7 +768,8 @@ static int stage_e_pmc(void *vctx, yee_box b, yee_err *err)
 }
 
 static const yee_update_stages cuda_stages = {stage_h_curl, stage_e_pmc, stage_e_polarize,
-                                              stage_e_curl, stage_e_polarization_current,
+                                              stage_e_curl, stage_e_tensor,
+                                              stage_e_polarization_current,
                                               stage_e_pec};
 
 static int cuda_step_h(void *vctx, const yee_box *cells, yee_err *err)

@@ -1,0 +1,22 @@
+# The off-diagonal subpixel terms (grid.subpixel_tensor, kernels/yee_tensor.h). The physics is
+# validation_subpixel's TE case; here: the nodes the geometry gives the kernels
+# (tests/unit/tensor.c), the same bytes from the tuned CPU backend (which takes the reference
+# ops for such runs) and the reference backend, and the CUDA backend (tests/gpu.cmake lists
+# these decks), and the refusal of more than one rank.
+add_executable(yee_test_tensor ${CMAKE_CURRENT_LIST_DIR}/unit/tensor.c)
+target_link_libraries(yee_test_tensor PRIVATE yee_geometry yee_io m)
+yee_add_test(NAME unit_tensor LABELS unit TIMEOUT 60
+  COMMAND yee_test_tensor ${CMAKE_CURRENT_LIST_DIR}/tensor/sphere.cfg
+          ${CMAKE_SOURCE_DIR}/validation/subpixel/cylinder.cfg)
+foreach(stem sphere rod_te)
+  yee_add_test(NAME tensor_schedules_agree_${stem} LABELS unit TIMEOUT 300
+    COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backends_agree.py --yee $<TARGET_FILE:yee>
+            --deck ${CMAKE_CURRENT_LIST_DIR}/tensor/${stem}.cfg
+            --work ${CMAKE_CURRENT_BINARY_DIR}/tensor/schedules_${stem}
+            --backends cpu-reference cpu)
+endforeach()
+string(REPLACE ";" " " YEE_TENSOR_MPI "${YEE_MPIEXEC}")
+yee_add_test(NAME tensor_refuses_ranks LABELS mpi PROCESSORS 2 TIMEOUT 120
+  COMMAND sh -c "sh '${CMAKE_CURRENT_LIST_DIR}/expect.sh' status=2 '${CMAKE_CURRENT_LIST_DIR}/tensor' \
+${YEE_TENSOR_MPI} -np 2 '$<TARGET_FILE:yee>' run sphere.cfg --out '${CMAKE_CURRENT_BINARY_DIR}/tensor/ranks'"
+  PASS_REGEX "sphere.cfg: error: grid.subpixel_tensor runs on one rank only \\(got 2 ranks\\)")
