@@ -16,7 +16,7 @@ CI (minutes; Meep is an optional package): `python3 validation/peers/bench_decks
 
 Each program runs REPEAT times, yee and Meep in turn; the medians are reported. Meep runs
 serial, as Debian's python3-meep ships it; yee with the threads OpenMP gives it (all cores).
-usage: bench_decks.py [--yee build/yee] [--repeat 3] [--only ring,sphere,bend] [--work DIR]
+usage: bench_decks.py [--yee build/yee] [--repeat 3] [--only ring,sphere,bend] [--work DIR] [--tensor]
 """
 import argparse
 import json
@@ -86,7 +86,7 @@ def ring_table(yee_modes, meep_modes):
 
 # ---- sphere ----
 
-def sphere_yee(yee, work):
+def sphere_yee(yee, work, extra=()):
     deck = os.path.join(HERE, "sphere.cfg")
     ref, out = os.path.join(work, "yee_sphere_ref"), os.path.join(work, "yee_sphere")
     t1, _ = run([yee, "run", deck, "--out", ref, "--quiet", "--set", "simulation.name=ref",
@@ -94,7 +94,7 @@ def sphere_yee(yee, work):
     ref_h5 = os.path.join(ref, "ref.h5")
     t2, _ = run([yee, "run", deck, "--out", out, "--quiet",
                  "--set", 'monitors[0].reference="%s"' % ref_h5,
-                 "--set", 'monitors[0].reference_monitor="incident"'])
+                 "--set", 'monitors[0].reference_monitor="incident"'] + list(extra))
     with h5py.File(os.path.join(out, "sphere.h5"), "r") as f:
         freq = f["flux/scat/frequency"][:]
         q = f["flux/scat/normalized"][:] * 4.0 / np.pi     # A = 4 um^2, pi r^2 = pi
@@ -118,6 +118,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="ring,sphere,bend")
     ap.add_argument("--work", default=None)
+    ap.add_argument("--tensor", action="store_true",
+                    help="yee's sphere with grid.subpixel_tensor = true (Meep averages the full "
+                         "tensor by default)")
     a = ap.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="yee_decks.")
     os.makedirs(work, exist_ok=True)
@@ -147,7 +150,8 @@ def main():
     if "sphere" in only:
         ty, tm = [], []
         for _ in range(a.repeat):
-            t, fy, qy = sphere_yee(a.yee, work)
+            t, fy, qy = sphere_yee(a.yee, work, ["--set", "grid.subpixel_tensor=true"]
+                                   if a.tensor else [])
             ty.append(t)
             t, fm, qm, info = sphere_meep(work)
             tm.append(t)
