@@ -110,7 +110,9 @@ static int open_output(yee_sim *s, yee_err *err)
     }
     yee_h5_set_flush_seconds(s->h5, cfg->flush_seconds);
     YEE_TRY(yee_monitors_define_output(s->mon, s->h5, s->restarted, err));
-    if (cfg->geometry_out && !s->restarted) /* the rasterized permittivity (issue 4) */
+    /* the rasterized permittivity (issue 4); a restart writes it again (the same values), or
+     * its reopened file would lose it from the XDMF sidecar, which lists this run's snapshots */
+    if (cfg->geometry_out)
         YEE_TRY(yee_geometry_write(s->h5, cfg, &s->structure, s->nranks, err));
     /* the blocks of every frame now, so that a full disk stops the run before its first step
      * and not part way (HDF5 1.10 cannot close a file whose metadata it failed to write) */
