@@ -7,14 +7,19 @@
  * and E = eps^-1 D. The bulk update (kernels/yee_cell.h) already applies the diagonal: its cb
  * of the node's entry is dt (eps^-1)_aa, so E_a += dt (eps^-1)_aa curl_a H. The nodes are
  * lossless dielectrics (ca = 1), so E_a^{n+1} - E_a^n = (eps^-1 (D^{n+1} - D^n))_a with
- * D^{n+1} - D^n = dt curl H^{n+1/2}; the off-diagonal part adds
- *   E_a += dt (eps^-1)_ab <curl_b H> + dt (eps^-1)_ac <curl_c H>,
- * where <curl_b H> is the mean over the four b nodes around the a node (at +0/+1 along a and
- * -1/+0 along b: Ex(i+1/2, j, k) sees Ey(i, j-1/2), Ey(i, j+1/2), Ey(i+1, j-1/2),
- * Ey(i+1, j+1/2)), as Meep interpolates D (step_generic.cpp). Each curl is the bulk update's
- * own expression (without CPML: the geometry keeps these nodes two cells clear of every CPML
- * layer and global face, geometry/geometry.c tensor_node), so a node reads H one cell on either
- * side along a and one below along the others: no ghost layer the halo does not fill.
+ * D^{n+1} - D^n = dt curl H^{n+1/2}; the off-diagonal part couples each a node p to the four b
+ * nodes q around it (at +0/+1 along a and -1/+0 along b: Ex(i+1/2, j, k) and Ey(i, j-1/2),
+ * Ey(i, j+1/2), Ey(i+1, j-1/2), Ey(i+1, j+1/2)). Meep's gather, E_p += dt (eps^-1)_ab(p) <curl_b
+ * H>_q (step_generic.cpp), is not symmetric in p and q, and here it grew without bound in a
+ * closed cavity; the coupling is made symmetric instead (Werner & Cary, J. Comput. Phys. 226,
+ * 1085 (2007)), with V the nodes' dual-cell volumes:
+ *   S_pq = (V_p (eps^-1)_ab(p) + V_q (eps^-1)_ba(q)) / 8,
+ *   E_p += dt S_pq / V_p curl_b H(q),   E_q += dt S_pq / V_q curl_a H(p),
+ * which is Meep's 1/4-mean where both nodes carry the same tensor, and keeps the discrete energy
+ * (solver/structure.c builds the rows). Each curl is the bulk update's own expression (without
+ * CPML: the geometry keeps the averaged nodes two cells clear of every CPML layer and global face,
+ * geometry/geometry.c tensor_node, so every curl read lies a cell inside), so a row reads H one
+ * cell on either side of it along each axis: no ghost layer the halo does not fill on one rank.
  *
  * Order (kernels/stages.h e_tensor): after the curl stage of the same box, before the sources;
  * it reads only H^{n+1/2}, which no E stage changes, so the order among nodes is free. Two passes:
@@ -37,16 +42,16 @@ typedef struct yee_curl_node {
     int comp;
 } yee_curl_node;
 
-/* One node with off-diagonal terms: component comp at padded index c, cell at[] (yee_idx(at) =
- * c), w[s] = dt (eps^-1)_{comp, comp+1+s} / 4 (axes mod 3; 0: that term is absent), and
- * curl[s][u] the index in the curl list of its u-th neighbour of component comp+1+s (u = 0..3:
- * +u&1 along comp, -(u>>1) along comp+1+s; -1 where w[s] = 0). A neighbour's curl serves up to
- * eight terms, so each is computed once per step (yee_curl_h_of) and summed from the list. */
+/* One row of the off-diagonal operator: component comp at padded index c, cell at[] (yee_idx(at)
+ * = c), adding w[s][u] curl H of its u-th neighbour of component comp+1+s (axes mod 3; u = 0..3:
+ * +(u & 1) along comp, -(u >> 1) along comp+1+s), whose curl is entry curl[s][u] of the curl
+ * list (-1: no coupling, w = 0). A neighbour's curl serves up to eight rows, so each is computed
+ * once per step (yee_curl_h_of) and read from the list. */
 typedef struct yee_tensor_node {
     int64_t c;
     int at[3];
     int comp;
-    yee_real w[2];
+    yee_real w[2][4];
     int curl[2][4];
 } yee_tensor_node;
 
@@ -85,19 +90,15 @@ YEE_HD yee_real yee_curl_h_of(yee_fields f, yee_dims d, yee_lines L, yee_curl_no
     return yee_curl_h_node(f, d, L, n.comp, n.c, n.at[0], n.at[1], n.at[2]);
 }
 
-/* The off-diagonal terms of node n, added to its E (after its bulk update), from the curls of
+/* The off-diagonal terms of row n, added to its E (after its bulk update), from the curls of
  * this step's curl list (second pass). */
 YEE_HD void yee_tensor_e(yee_fields f, yee_tensor_node n, const yee_real *curl)
 {
     yee_real add = YEE_R(0.0);
-    for (int s = 0; s < 2; s++) {
-        if (n.w[s] == YEE_R(0.0))
-            continue;
-        yee_real sum = YEE_R(0.0);
+    for (int s = 0; s < 2; s++)
         for (int u = 0; u < 4; u++)
-            sum += curl[n.curl[s][u]];
-        add += n.w[s] * sum;
-    }
+            if (n.curl[s][u] >= 0)
+                add += n.w[s][u] * curl[n.curl[s][u]];
     f.e[n.comp][n.c] += add;
 }
 

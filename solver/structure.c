@@ -73,10 +73,41 @@ static int64_t neighbour(yee_dims d, int64_t c, int a, int b, int u)
     return c + (u & 1) * d.stride[a] - (u >> 1) * d.stride[b];
 }
 
-/* The tensor nodes of the geometry as the kernels take them (kernels/yee_tensor.h): the terms
- * of the components a 2-D run of one polarization has, dt and the four-neighbour mean folded
- * into the weights; and the list of their neighbours, each once (key comp * cells + index,
- * sorted), which each term points into. */
+/* The dual-cell volume (um^3; um^2 in 2-D) of the node of component c at padded index cell. */
+static double node_volume(const yee_config *cfg, const yee_structure *g, int c, int64_t cell)
+{
+    int at[3];
+    yee_idx_cell(g->setup.dims, cell, &at[0], &at[1], &at[2]);
+    double v = 1.0;
+    for (int a = 0; a < 2 + !cfg->two_d; a++)
+        v *= yee_node_width(cfg, c, a, g->offset[a] + at[a]);
+    return v;
+}
+
+/* One coupling of the symmetric operator: row node rowkey (comp * cells + index) adds
+ * w curl_b H of node nbkey in slot [s][u] (kernels/yee_tensor.h). */
+typedef struct tensor_entry {
+    int64_t rowkey, nbkey;
+    int slot;
+    double w;
+} tensor_entry;
+
+static int by_row(const void *x, const void *y)
+{
+    const tensor_entry *a = (const tensor_entry *)x, *b = (const tensor_entry *)y;
+    return (a->rowkey > b->rowkey) - (a->rowkey < b->rowkey);
+}
+
+/* The geometry's tensor rows (geo->tensor, sorted by comp * cells + index) as the kernels take
+ * them (kernels/yee_tensor.h). Each pair of neighbours p (component a) and q (component b) is
+ * coupled once, symmetrically: S = (V_p (eps^-1)_ab(p) + V_q (eps^-1)_ba(q)) / 8, E_p adding
+ * dt S / V_p curl_b H(q) and E_q adding dt S / V_q curl_a H(p), with V the nodes' dual-cell
+ * volumes ((eps^-1)_ba(q) = 0 for a node without off-diagonal terms). Meep's gather, dt
+ * (eps^-1)_ab(p) / 4 from p's side only, is not symmetric: its operator has complex eigenvalues
+ * and grew without bound here (an eps-12 sphere in a PEC box: 1.4e4-fold by step 38100; eps 6:
+ * by step 103700). The symmetric one conserves the discrete energy (Werner & Cary, J. Comput.
+ * Phys. 226, 1085 (2007)). Pairs with a PEC node, or a component the run does not have, are not
+ * coupled. Then each node whose curl some row reads, once, in the curl list. */
 static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
 {
     const yee_geo *geo = &g->geo;
@@ -84,43 +115,69 @@ static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
         return YEE_OK;
     const yee_dims d = g->setup.dims;
     const int64_t cells = yee_dims_cells(d);
-    g->tensor = (yee_tensor_node *)calloc((size_t)geo->ntensor, sizeof *g->tensor);
-    int64_t *key = (int64_t *)malloc((size_t)geo->ntensor * 8 * sizeof *key);
-    if (!g->tensor || !key) {
-        free(key);
+    int64_t *gkey = (int64_t *)malloc((size_t)geo->ntensor * sizeof *gkey);
+    tensor_entry *ent = (tensor_entry *)malloc((size_t)geo->ntensor * 16 * sizeof *ent);
+    if (!gkey || !ent) {
+        free(gkey);
+        free(ent);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld tensor nodes",
                         (long long)geo->ntensor);
     }
-    int64_t nt = 0, nk = 0;
+    for (int64_t q = 0; q < geo->ntensor; q++)
+        gkey[q] = geo->tensor[q].comp * cells + geo->tensor[q].cell;
+    int64_t ne = 0;
     for (int64_t q = 0; q < geo->ntensor; q++) {
-        const yee_geo_tensor *t = &geo->tensor[q];
-        if (!yee_pol_has(cfg->pol2d, t->comp))
+        const yee_geo_tensor *p = &geo->tensor[q];
+        const int a = p->comp;
+        if (!yee_pol_has(cfg->pol2d, a))
             continue;
-        yee_tensor_node *x = &g->tensor[nt];
-        x->c = t->cell;
-        yee_idx_cell(d, t->cell, &x->at[0], &x->at[1], &x->at[2]);
-        x->comp = t->comp;
+        const double vp = node_volume(cfg, g, a, p->cell);
         for (int s = 0; s < 2; s++) {
-            const int b = (t->comp + 1 + s) % 3;
-            x->w[s] = yee_pol_has(cfg->pol2d, b) ? (yee_real)(0.25 * cfg->dt * t->inv[s])
-                                                 : YEE_R(0.0);
+            const int b = (a + 1 + s) % 3, sq = a == (b + 1) % 3 ? 0 : 1;
+            if (!yee_pol_has(cfg->pol2d, b))
+                continue;
             for (int u = 0; u < 4; u++) {
-                x->curl[s][u] = -1;
-                if (x->w[s] != YEE_R(0.0))
-                    key[nk++] = b * cells + neighbour(d, t->cell, t->comp, b, u);
+                const int64_t nb = neighbour(d, p->cell, a, b, u), nbkey = b * cells + nb;
+                const int64_t *found = (const int64_t *)bsearch(&nbkey, gkey,
+                                                                (size_t)geo->ntensor,
+                                                                sizeof *gkey, by_key);
+                if ((found && nbkey < gkey[q]) || geo->entry[geo->mat[b][nb]].pec)
+                    continue; /* coupled from q's side, or no displacement there */
+                const double vq = node_volume(cfg, g, b, nb);
+                const double inv_q = found ? geo->tensor[found - gkey].inv[sq] : 0.0;
+                const double S = (vp * p->inv[s] + vq * inv_q) / 8.0;
+                if (S == 0.0)
+                    continue;
+                ent[ne++] = (tensor_entry){gkey[q], nbkey, s * 4 + u, cfg->dt * S / vp};
+                ent[ne++] = (tensor_entry){nbkey, gkey[q], sq * 4 + ((u >> 1) | (u & 1) << 1),
+                                           cfg->dt * S / vq};
             }
         }
-        if (x->w[0] != YEE_R(0.0) || x->w[1] != YEE_R(0.0))
-            nt++;
     }
-    qsort(key, (size_t)nk, sizeof *key, by_key);
+    free(gkey);
+    qsort(ent, (size_t)ne, sizeof *ent, by_row);
+    int64_t nt = 0;
+    for (int64_t q = 0; q < ne; q++)
+        nt += q == 0 || ent[q].rowkey != ent[q - 1].rowkey;
+    int64_t *key = (int64_t *)malloc(((size_t)ne + 1) * sizeof *key);
+    g->tensor = (yee_tensor_node *)calloc((size_t)nt + 1, sizeof *g->tensor);
+    if (!key || !g->tensor) {
+        free(key);
+        free(ent);
+        return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld tensor nodes", (long long)nt);
+    }
+    /* the curl list: every neighbour a row reads, once */
+    for (int64_t q = 0; q < ne; q++)
+        key[q] = ent[q].nbkey;
+    qsort(key, (size_t)ne, sizeof *key, by_key);
     int64_t nc = 0;
-    for (int64_t q = 0; q < nk; q++)
+    for (int64_t q = 0; q < ne; q++)
         if (nc == 0 || key[q] != key[nc - 1])
             key[nc++] = key[q];
     g->curl = (yee_curl_node *)calloc((size_t)nc + 1, sizeof *g->curl);
     if (!g->curl || nc > INT32_MAX) {
         free(key);
+        free(ent);
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld tensor neighbours",
                         (long long)nc);
     }
@@ -130,19 +187,24 @@ static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
         y->c = key[q] % cells;
         yee_idx_cell(d, y->c, &y->at[0], &y->at[1], &y->at[2]);
     }
-    for (int64_t q = 0; q < nt; q++) {
-        yee_tensor_node *x = &g->tensor[q];
-        for (int s = 0; s < 2; s++) {
-            const int b = (x->comp + 1 + s) % 3;
-            for (int u = 0; u < 4 && x->w[s] != YEE_R(0.0); u++) {
-                const int64_t want = b * cells + neighbour(d, x->c, x->comp, b, u);
-                const int64_t *at = (const int64_t *)bsearch(&want, key, (size_t)nc,
-                                                             sizeof *key, by_key);
-                x->curl[s][u] = (int)(at - key); /* found: the list holds every key */
-            }
+    int64_t r = -1;
+    for (int64_t q = 0; q < ne; q++) {
+        if (q == 0 || ent[q].rowkey != ent[q - 1].rowkey) {
+            yee_tensor_node *x = &g->tensor[++r];
+            x->comp = (int)(ent[q].rowkey / cells);
+            x->c = ent[q].rowkey % cells;
+            yee_idx_cell(d, x->c, &x->at[0], &x->at[1], &x->at[2]);
+            for (int k = 0; k < 8; k++)
+                x->curl[k / 4][k % 4] = -1;
         }
+        yee_tensor_node *x = &g->tensor[r];
+        const int64_t *at = (const int64_t *)bsearch(&ent[q].nbkey, key, (size_t)nc,
+                                                     sizeof *key, by_key);
+        x->w[ent[q].slot / 4][ent[q].slot % 4] = (yee_real)ent[q].w;
+        x->curl[ent[q].slot / 4][ent[q].slot % 4] = (int)(at - key); /* in the list */
     }
     free(key);
+    free(ent);
     g->setup.ntensor = nt;
     g->setup.tensor = g->tensor;
     g->setup.ncurl = nc;

@@ -1,6 +1,6 @@
 # The off-diagonal subpixel terms (grid.subpixel_tensor, kernels/yee_tensor.h). The physics is
 # validation_subpixel's TE case; here: the nodes the geometry gives the kernels
-# (tests/unit/tensor.c), the same bytes from the tuned CPU backend (which takes the reference
+# (tests/unit/tensor.c), a closed cavity's energy kept over 40,000 steps, the same bytes from the tuned CPU backend (which takes the reference
 # ops for such runs) and the reference backend, and the CUDA backend (tests/gpu.cmake lists
 # these decks), and the refusal of more than one rank.
 add_executable(yee_test_tensor ${CMAKE_CURRENT_LIST_DIR}/unit/tensor.c)
@@ -15,6 +15,12 @@ foreach(stem sphere rod_te)
             --work ${CMAKE_CURRENT_BINARY_DIR}/tensor/schedules_${stem}
             --backends cpu-reference cpu)
 endforeach()
+# A closed cavity keeps its energy over 40,000 steps (the coupling is symmetric).
+yee_add_test(NAME unit_tensor_energy LABELS unit physics TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tensor/check_energy.py $<TARGET_FILE:yee>
+          ${CMAKE_CURRENT_LIST_DIR}/tensor/cavity.cfg ${CMAKE_CURRENT_BINARY_DIR}/tensor/energy)
+set_property(TEST unit_tensor_energy APPEND PROPERTY ENVIRONMENT
+             "OMP_NUM_THREADS=1;OMP_WAIT_POLICY=passive") # 5760 cells: threads only wait
 string(REPLACE ";" " " YEE_TENSOR_MPI "${YEE_MPIEXEC}")
 yee_add_test(NAME tensor_refuses_ranks LABELS mpi PROCESSORS 2 TIMEOUT 120
   COMMAND sh -c "sh '${CMAKE_CURRENT_LIST_DIR}/expect.sh' status=2 '${CMAKE_CURRENT_LIST_DIR}/tensor' \

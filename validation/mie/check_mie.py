@@ -21,9 +21,9 @@ max |U/I - dsigma_mie| / max(dsigma_mie) < 6 % (each angle on its own: the integ
 U / P_far against dsigma_mie / sigma_mie, within 5 % of its peak (measured 2.5 %, the forward
 lobe at x = 2.2).
 With --tensor (grid.subpixel_tensor, validation_mie_tensor) over x = 1 - 2.5: Q_sca within 2%
-(bound 1.5%, measured 1.27%), the differential cross-section within 3% of its peak (bound 2.5%,
-measured 1.94%), the pattern within 2% (measured 0.73%); the diagonal average alone gives 2.82%,
-4.89% and 2.50% over the same band. Q_sca at x = 1: 0.41% against 2.82%; from 25 to 40 cells/um
+(bound 1.5%, measured 1.31%), the differential cross-section within 3% of its peak (bound 2.5%,
+measured 2.00%), the pattern within 2% (measured 0.76%); the diagonal average alone gives 2.82%,
+4.89% and 2.50% over the same band. Q_sca at x = 1: 0.43% against 2.82%; from 25 to 40 cells/um
 the worst error over x = 1 - 3 falls 2.6x with the tensor (3.8% -> 1.4%, second order, the grid's
 dispersion at x = 2.8) and 1.6x without (2.8% -> 1.8%, first order).
 It does not check the sharp resonances above x = 3 (x = 3.31, 3.91: Q ~ 70 - 100), which
