@@ -55,6 +55,15 @@ typedef struct yee_tensor_node {
     int curl[2][4];
 } yee_tensor_node;
 
+/* Padded index of the u-th neighbour (u = 0..3) of component b around the node of component a at
+ * padded index c, in arrays of strides stride[]: +(u & 1) along a, -(u >> 1) along b. The
+ * relation is symmetric: the node is the neighbour (u & 1) << 1 | u >> 1 of that b node's own
+ * a neighbours. */
+YEE_HD int64_t yee_tensor_neighbour(const int64_t stride[3], int64_t c, int a, int b, int u)
+{
+    return c + (u & 1) * stride[a] - (u >> 1) * stride[b];
+}
+
 /* 1 if node n lies in box b. */
 YEE_HD int yee_tensor_in_box(yee_tensor_node n, yee_box b)
 {

@@ -66,13 +66,6 @@ static int by_key(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Padded index of the u-th neighbour of component b (u = 0..3) around the node of component a
- * at index c: +(u & 1) along a, -(u >> 1) along b (kernels/yee_tensor.h). */
-static int64_t neighbour(yee_dims d, int64_t c, int a, int b, int u)
-{
-    return c + (u & 1) * d.stride[a] - (u >> 1) * d.stride[b];
-}
-
 /* The dual-cell volume (um^3; um^2 in 2-D) of the node of component c at padded index cell. */
 static double node_volume(const yee_config *cfg, const yee_structure *g, int c, int64_t cell)
 {
@@ -82,6 +75,15 @@ static double node_volume(const yee_config *cfg, const yee_structure *g, int c, 
     for (int a = 0; a < 2 + !cfg->two_d; a++)
         v *= yee_node_width(cfg, c, a, g->offset[a] + at[a]);
     return v;
+}
+
+/* The component, padded index and cell of key comp * cells + index. */
+static void unkey(yee_dims d, int64_t key, int *comp, int64_t *c, int at[3])
+{
+    const int64_t cells = yee_dims_cells(d);
+    *comp = (int)(key / cells);
+    *c = key % cells;
+    yee_idx_cell(d, *c, &at[0], &at[1], &at[2]);
 }
 
 /* One coupling of the symmetric operator: row node rowkey (comp * cells + index) adds
@@ -106,8 +108,9 @@ static int by_row(const void *x, const void *y)
  * (eps^-1)_ab(p) / 4 from p's side only, is not symmetric: its operator has complex eigenvalues
  * and grew without bound here (an eps-12 sphere in a PEC box: 1.4e4-fold by step 38100; eps 6:
  * by step 103700). The symmetric one conserves the discrete energy (Werner & Cary, J. Comput.
- * Phys. 226, 1085 (2007)). Pairs with a PEC node, or a component the run does not have, are not
- * coupled. Then each node whose curl some row reads, once, in the curl list. */
+ * Phys. 226, 1085 (2007)). A pair with a component the run does not have is not coupled, nor one
+ * with a PEC node: the geometry dropped the terms that read one, and a PEC node has none of its
+ * own. Then each node whose curl some row reads, once, in the curl list. */
 static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
 {
     const yee_geo *geo = &g->geo;
@@ -137,12 +140,13 @@ static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
             if (!yee_pol_has(cfg->pol2d, b))
                 continue;
             for (int u = 0; u < 4; u++) {
-                const int64_t nb = neighbour(d, p->cell, a, b, u), nbkey = b * cells + nb;
+                const int64_t nb = yee_tensor_neighbour(d.stride, p->cell, a, b, u);
+                const int64_t nbkey = b * cells + nb;
                 const int64_t *found = (const int64_t *)bsearch(&nbkey, gkey,
                                                                 (size_t)geo->ntensor,
                                                                 sizeof *gkey, by_key);
-                if ((found && nbkey < gkey[q]) || geo->entry[geo->mat[b][nb]].pec)
-                    continue; /* coupled from q's side, or no displacement there */
+                if (found && nbkey < gkey[q])
+                    continue; /* coupled from q's side */
                 const double vq = node_volume(cfg, g, b, nb);
                 const double inv_q = found ? geo->tensor[found - gkey].inv[sq] : 0.0;
                 const double S = (vp * p->inv[s] + vq * inv_q) / 8.0;
@@ -181,19 +185,13 @@ static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %lld tensor neighbours",
                         (long long)nc);
     }
-    for (int64_t q = 0; q < nc; q++) {
-        yee_curl_node *y = &g->curl[q];
-        y->comp = (int)(key[q] / cells);
-        y->c = key[q] % cells;
-        yee_idx_cell(d, y->c, &y->at[0], &y->at[1], &y->at[2]);
-    }
+    for (int64_t q = 0; q < nc; q++)
+        unkey(d, key[q], &g->curl[q].comp, &g->curl[q].c, g->curl[q].at);
     int64_t r = -1;
     for (int64_t q = 0; q < ne; q++) {
         if (q == 0 || ent[q].rowkey != ent[q - 1].rowkey) {
             yee_tensor_node *x = &g->tensor[++r];
-            x->comp = (int)(ent[q].rowkey / cells);
-            x->c = ent[q].rowkey % cells;
-            yee_idx_cell(d, x->c, &x->at[0], &x->at[1], &x->at[2]);
+            unkey(d, ent[q].rowkey, &x->comp, &x->c, x->at);
             for (int k = 0; k < 8; k++)
                 x->curl[k / 4][k % 4] = -1;
         }

@@ -12,6 +12,7 @@
 
 #include "geometry/geometry.h"
 #include "io/deck.h"
+#include "kernels/yee_tensor.h"
 #include "model/nodes.h"
 
 static int failures;
@@ -41,16 +42,6 @@ static int load(const char *path, const char *const *over, int nover, yee_config
     return 1;
 }
 
-/* Global cell (i, j, k) of padded index c (halo 1). */
-static void cell_of(const yee_geo *g, int64_t c, int at[3])
-{
-    const int64_t plane = g->stride[2] ? g->stride[2] : c + 1;
-    at[2] = g->stride[2] ? (int)(c / plane) - 1 : 0;
-    const int64_t r = g->stride[2] ? c % plane : c;
-    at[1] = (int)(r / g->stride[1]) - 1;
-    at[0] = (int)(r % g->stride[1]) - 1;
-}
-
 static int by_value(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -74,7 +65,7 @@ static void sphere(const char *deck)
         const yee_geo_tensor *t = &g.tensor[q];
         const int c = t->comp;
         int at[3];
-        cell_of(&g, t->cell, at);
+        yee_idx_cell(yee_dims_of(g.n, cfg.two_d), t->cell, &at[0], &at[1], &at[2]);
         per_comp[c]++;
         double x[3], n[3], len = 0;
         for (int a = 0; a < 3; a++) {
@@ -107,7 +98,7 @@ static void sphere(const char *deck)
                 continue;
             const int b = (c + 1 + k) % 3;
             for (int u = 0; u < 4; u++) {
-                const int64_t nb = t->cell + (u & 1) * g.stride[c] - (u >> 1) * g.stride[b];
+                const int64_t nb = yee_tensor_neighbour(g.stride, t->cell, c, b, u);
                 pec_read |= g.entry[g.mat[b][nb]].pec;
             }
         }
