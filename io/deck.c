@@ -64,6 +64,10 @@ static void load_grid(yee_rd *c, const yee_rd_scope *root, yee_config *cfg, yee_
     yee_rd_bool(c, &sc, "subpixel", &cfg->subpixel);
     yee_rd_bool(c, &sc, "subpixel_metals", &cfg->subpixel_metals);
     yee_rd_bool(c, &sc, "subpixel_tensor", &cfg->subpixel_tensor);
+    if (cfg->subpixel_tensor && !cfg->subpixel)
+        yee_rd_warn(c, config_setting_get_member(sc.s, "subpixel_tensor"),
+                    "grid.subpixel_tensor", "has no effect with grid.subpixel = false (the "
+                    "off-diagonal terms belong to the averaged interfaces)");
     long samples = 8;
     yee_rd_long(c, &sc, "subpixel_samples", &samples);
     cfg->subpixel_samples = (int)samples;

@@ -26,3 +26,14 @@ yee_add_test(NAME tensor_refuses_ranks LABELS mpi PROCESSORS 2 TIMEOUT 120
   COMMAND sh -c "sh '${CMAKE_CURRENT_LIST_DIR}/expect.sh' status=2 '${CMAKE_CURRENT_LIST_DIR}/tensor' \
 ${YEE_TENSOR_MPI} -np 2 '$<TARGET_FILE:yee>' run sphere.cfg --out '${CMAKE_CURRENT_BINARY_DIR}/tensor/ranks'"
   PASS_REGEX "sphere.cfg: error: grid.subpixel_tensor runs on one rank only \\(got 2 ranks\\)")
+# The key does nothing without the averaging it refines: a warning names the line.
+yee_deck_test(NAME deck_tensor_without_subpixel MODE ok
+  ARGS ${CMAKE_CURRENT_LIST_DIR}/tensor/sphere.cfg --set grid.subpixel=false
+  EXPECT "sphere.cfg:7: warning: grid.subpixel_tensor: has no effect with grid.subpixel = false")
+# A stopped and a killed run with tensor nodes restart to the uninterrupted run's file.
+foreach(mode term kill)
+  yee_add_test(NAME tensor_restart_${mode} LABELS unit TIMEOUT 300
+    COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/checkpoint/restart.py $<TARGET_FILE:yee>
+            ${CMAKE_CURRENT_LIST_DIR}/tensor/restart.cfg
+            ${CMAKE_CURRENT_BINARY_DIR}/tensor/restart_${mode} ${mode})
+endforeach()
