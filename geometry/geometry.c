@@ -3,7 +3,7 @@
  * geometry.h). Host only. Does not build update coefficients and never sees a backend.
  */
 #include "geometry/geometry.h"
-#include "kernels/yee_tensor.h"
+#include "model/components.h"
 #include "model/nodes.h"
 
 #include <math.h>
@@ -464,7 +464,7 @@ static int add_tensor(yee_geo *g, int64_t *cap, int c, int64_t cell, const doubl
 
 /* A neighbour on a perfect conductor holds no displacement the average could use: the term
  * that reads it goes (and a node left with none leaves the list). The four neighbours of
- * component b around a node of component c: yee_tensor_neighbour. A PEC node has no averaged
+ * component b around a node of component c: yee_e_neighbour. A PEC node has no averaged
  * entry, so no pair that reaches one keeps a coupling (solver/structure.c). */
 static void drop_pec_neighbours(yee_geo *g)
 {
@@ -474,7 +474,7 @@ static void drop_pec_neighbours(yee_geo *g)
         for (int s = 0; s < 2; s++) {
             const int b = (t.comp + 1 + s) % 3;
             for (int u = 0; u < 4; u++) {
-                const int64_t nb = yee_tensor_neighbour(g->stride, t.cell, t.comp, b, u);
+                const int64_t nb = yee_e_neighbour(g->stride, t.cell, t.comp, b, u);
                 if (g->entry[g->mat[b][nb]].pec)
                     t.inv[s] = 0.0;
             }

@@ -44,7 +44,7 @@ typedef struct yee_curl_node {
 
 /* One row of the off-diagonal operator: component comp at padded index c, cell at[] (yee_idx(at)
  * = c), adding w[s][u] curl H of its u-th neighbour of component comp+1+s (axes mod 3; u = 0..3:
- * +(u & 1) along comp, -(u >> 1) along comp+1+s), whose curl is entry curl[s][u] of the curl
+ * +(u & 1) along comp, -(u >> 1) along comp+1+s: model/components.h yee_e_neighbour), whose curl is entry curl[s][u] of the curl
  * list (-1: no coupling, w = 0). A neighbour's curl serves up to eight rows, so each is computed
  * once per step (yee_curl_h_of) and read from the list. */
 typedef struct yee_tensor_node {
@@ -54,15 +54,6 @@ typedef struct yee_tensor_node {
     yee_real w[2][4];
     int curl[2][4];
 } yee_tensor_node;
-
-/* Padded index of the u-th neighbour (u = 0..3) of component b around the node of component a at
- * padded index c, in arrays of strides stride[]: +(u & 1) along a, -(u >> 1) along b. The
- * relation is symmetric: the node is the neighbour (u & 1) << 1 | u >> 1 of that b node's own
- * a neighbours. */
-YEE_HD int64_t yee_tensor_neighbour(const int64_t stride[3], int64_t c, int a, int b, int u)
-{
-    return c + (u & 1) * stride[a] - (u >> 1) * stride[b];
-}
 
 /* 1 if node n lies in box b. */
 YEE_HD int yee_tensor_in_box(yee_tensor_node n, yee_box b)

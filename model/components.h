@@ -5,6 +5,8 @@
 #ifndef YEE_MODEL_COMPONENTS_H
 #define YEE_MODEL_COMPONENTS_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,6 +25,16 @@ static inline int yee_pol_has(int pol, int c)
 {
     const int tm = c == YEE_EZ || c == YEE_HX || c == YEE_HY;
     return pol == YEE_POL_BOTH || (pol == YEE_POL_TM ? tm : !tm);
+}
+
+/* Padded index of the u-th (u = 0..3) of the four nodes of E component b around the node of E
+ * component a at padded index c, in arrays of strides stride[]: +(u & 1) along a, -(u >> 1)
+ * along b (Ex(i+1/2, j, k) has Ey(i, j-1/2), Ey(i, j+1/2), Ey(i+1, j-1/2), Ey(i+1, j+1/2)). The
+ * relation is symmetric: the a node is the neighbour (u & 1) << 1 | u >> 1 of the b node. The
+ * off-diagonal subpixel terms couple these pairs (kernels/yee_tensor.h). */
+static inline int64_t yee_e_neighbour(const int64_t stride[3], int64_t c, int a, int b, int u)
+{
+    return c + (u & 1) * stride[a] - (u >> 1) * stride[b];
 }
 
 /* 1 for Ex, Ey, Ez (time n), 0 for Hx, Hy, Hz (time n + 1/2). */

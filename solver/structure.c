@@ -140,7 +140,7 @@ static int build_tensor(const yee_config *cfg, yee_structure *g, yee_err *err)
             if (!yee_pol_has(cfg->pol2d, b))
                 continue;
             for (int u = 0; u < 4; u++) {
-                const int64_t nb = yee_tensor_neighbour(d.stride, p->cell, a, b, u);
+                const int64_t nb = yee_e_neighbour(d.stride, p->cell, a, b, u);
                 const int64_t nbkey = b * cells + nb;
                 const int64_t *found = (const int64_t *)bsearch(&nbkey, gkey,
                                                                 (size_t)geo->ntensor,

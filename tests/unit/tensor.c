@@ -98,7 +98,7 @@ static void sphere(const char *deck)
                 continue;
             const int b = (c + 1 + k) % 3;
             for (int u = 0; u < 4; u++) {
-                const int64_t nb = yee_tensor_neighbour(g.stride, t->cell, c, b, u);
+                const int64_t nb = yee_e_neighbour(g.stride, t->cell, c, b, u);
                 pec_read |= g.entry[g.mat[b][nb]].pec;
             }
         }
