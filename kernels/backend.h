@@ -227,6 +227,19 @@ typedef struct yee_backend_ops {
      * unpack_halo would, so a one-rank periodic cell takes the fast schedules. 0: the solver
      * exchanges periodic faces through the halo and steps one at a time. */
     int advance_wraps;
+    /* Complex fields (yee_backend_complex below) on the fast path: nsteps whole steps of a
+     * complex field whose real and imaginary parts are the contexts re and im of this backend
+     * (created from one setup), the wrapped ghosts (setup.wrap) of `kind` on `axis` taking the
+     * Bloch factor phase[kind][axis] = {cos phi, sin phi}. For each step s the result, bit for
+     * bit, of: step_h(NULL) on both parts; plan_re[s]'s magnetic currents on re, plan_im[s]'s
+     * on im; for each wrapped axis pack_halo of both parts and yee_backend_complex's unpack_halo
+     * (the pair rotated by the factor); step_e(NULL) on both; the electric currents likewise;
+     * the E wraps likewise; gather of plan_re[s] on re and of plan_im[s] on im. NULL: the
+     * backend cannot, and the solver exchanges a Bloch cell's faces through the halo, one step
+     * at a time (requires advance_wraps). */
+    int (*advance_complex)(void *re, void *im, const double phase[2][3][2], int nsteps,
+                           const yee_step_plan *plan_re, const yee_step_plan *plan_im,
+                           yee_err *err);
 } yee_backend_ops;
 
 /* The CPU (OpenMP) backend, always built: "cpu", the reference ops with the tuned schedules of
@@ -245,7 +258,8 @@ extern const yee_backend_ops yee_backend_cuda;
  * across Bloch faces couple (the coefficients are real). yee_backend_complex is their ops table
  * over a ctx from yee_backend_complex_create (its own create refuses). Probes, snapshots and
  * downloads read the real part; DFT sums are those of the complex field; halo buffers are host
- * memory (the phase is applied on the host); advance is NULL; checkpoint parts are the real
+ * memory (the phase is applied on the host); advance takes the inner backend's advance_complex
+ * (the split ops one step at a time where it has none); checkpoint parts are the real
  * part's, the imaginary part's, then both parts' own DFT sums per region (dft_transfer's set
  * does nothing: the combined sums cannot be split, the parts restore them). */
 extern const yee_backend_ops yee_backend_complex;

@@ -26,6 +26,10 @@ typedef struct complex_ctx {
     size_t mixed_len;
     yee_point_current *cur[2];   /* apply_sources: the list split into its two parts */
     int cur_cap;
+    yee_step_plan *plans[2];     /* advance: each part's plans, their currents in steps[p] */
+    int plans_cap;
+    yee_point_current *steps[2];
+    int steps_cap;
     size_t *region_len;          /* per DFT id: nfreq x nodes */
     int nregions;
 } complex_ctx;
@@ -47,6 +51,8 @@ static void complex_destroy(void *vctx)
         if (c->part[p])
             c->be->destroy(c->part[p]);
         free(c->cur[p]);
+        free(c->plans[p]);
+        free(c->steps[p]);
     }
     free(c->mixed);
     free(c->region_len);
@@ -109,35 +115,106 @@ static int complex_step_e(void *vctx, const yee_box *cells, yee_err *err)
     return YEE_OK;
 }
 
-/* Each part gets the currents whose amplitude has a nonzero share in it. */
-static int complex_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
+/* Splits the list src into the two parts' lists out[0], out[1] (room for n each), counting
+ * them in count: each part gets the currents whose amplitude has a nonzero share in it, in list
+ * order. */
+static void split_currents(int n, const yee_point_current *src, yee_point_current *const out[2],
+                           int count[2])
 {
-    complex_ctx *c = (complex_ctx *)vctx;
-    if (n > c->cur_cap) {
-        for (int p = 0; p < 2; p++) {
-            yee_point_current *g =
-                (yee_point_current *)realloc(c->cur[p], (size_t)n * sizeof *g);
-            if (!g)
-                return YEE_FAIL(err, YEE_ERR_NOMEM, "complex currents");
-            c->cur[p] = g;
-        }
-        c->cur_cap = n;
-    }
-    int count[2] = {0, 0};
+    count[0] = count[1] = 0;
     for (int q = 0; q < n; q++) {
         const yee_real v[2] = {src[q].j_value, src[q].j_imag};
         for (int p = 0; p < 2; p++)
             if (v[p] != 0) {
-                yee_point_current *d = &c->cur[p][count[p]++];
+                yee_point_current *d = &out[p][count[p]++];
                 *d = src[q];
                 d->j_value = v[p];
                 d->j_imag = 0;
             }
     }
+}
+
+/* Room for n currents in each of the two parts' lists (cap: what they hold now). */
+static int grow_currents(yee_point_current *list[2], int *cap, int n, yee_err *err)
+{
+    if (n <= *cap)
+        return YEE_OK;
+    for (int p = 0; p < 2; p++) {
+        yee_point_current *g = (yee_point_current *)realloc(list[p], (size_t)n * sizeof *g);
+        if (!g)
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "complex currents");
+        list[p] = g;
+    }
+    *cap = n;
+    return YEE_OK;
+}
+
+static int complex_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *err)
+{
+    complex_ctx *c = (complex_ctx *)vctx;
+    YEE_TRY(grow_currents(c->cur, &c->cur_cap, n, err));
+    int count[2];
+    split_currents(n, src, c->cur, count);
     for (int p = 0; p < 2; p++)
         if (count[p])
             YEE_TRY(c->be->apply_sources(c->part[p], count[p], c->cur[p], err));
     return YEE_OK;
+}
+
+/* Whole steps: each plan split into the two parts' plans (currents as apply_sources splits
+ * them; the samples, which read the real part, in the real part's plan), then the inner
+ * backend's advance_complex; without one, the ops above step by step (the solver asks for
+ * several steps only where no halo is exchanged, and wraps only with advance_complex). */
+static int complex_advance(void *vctx, int nsteps, const yee_step_plan *plan, yee_err *err)
+{
+    complex_ctx *c = (complex_ctx *)vctx;
+    if (!c->be->advance_complex) {
+        for (int s = 0; s < nsteps; s++) {
+            const yee_step_plan *p = &plan[s];
+            YEE_TRY(complex_step_h(c, NULL, err));
+            YEE_TRY(complex_apply_sources(c, p->nm, p->m, err));
+            YEE_TRY(complex_step_e(c, NULL, err));
+            YEE_TRY(complex_apply_sources(c, p->nj, p->j, err));
+            YEE_TRY(c->be->gather(c->part[0], p->nsamp, p->samp, p->samp_out, err));
+        }
+        return YEE_OK;
+    }
+    int total = 0;
+    for (int s = 0; s < nsteps; s++)
+        total += plan[s].nm + plan[s].nj;
+    YEE_TRY(grow_currents(c->steps, &c->steps_cap, total, err));
+    if (nsteps > c->plans_cap) {
+        for (int p = 0; p < 2; p++) {
+            yee_step_plan *g = (yee_step_plan *)realloc(c->plans[p], (size_t)nsteps * sizeof *g);
+            if (!g)
+                return YEE_FAIL(err, YEE_ERR_NOMEM, "complex fields: step plans");
+            c->plans[p] = g;
+        }
+        c->plans_cap = nsteps;
+    }
+    int used[2] = {0, 0};
+    for (int s = 0; s < nsteps; s++) {
+        yee_step_plan *pp[2] = {&c->plans[0][s], &c->plans[1][s]};
+        yee_point_current *at[2] = {c->steps[0] + used[0], c->steps[1] + used[1]};
+        int count[2];
+        split_currents(plan[s].nm, plan[s].m, at, count);
+        for (int p = 0; p < 2; p++) {
+            *pp[p] = plan[s];
+            pp[p]->m = at[p];
+            pp[p]->nm = count[p];
+            used[p] += count[p];
+            at[p] += count[p];
+        }
+        split_currents(plan[s].nj, plan[s].j, at, count);
+        for (int p = 0; p < 2; p++) {
+            pp[p]->j = at[p];
+            pp[p]->nj = count[p];
+            used[p] += count[p];
+        }
+        pp[1]->nsamp = 0;
+    }
+    return c->be->advance_complex(c->part[0], c->part[1], (const double(*)[3][2])c->phase,
+                                  nsteps, c->plans[0], c->plans[1], err);
 }
 
 /* A DFT region is one region in each part with the same id (both create in the same order). */
@@ -339,7 +416,7 @@ const yee_backend_ops yee_backend_complex = {
     .create = no_create,
     .step_h = complex_step_h,
     .step_e = complex_step_e,
-    .advance = NULL,
+    .advance = complex_advance,
     .apply_sources = complex_apply_sources,
     .dft_create = complex_dft_create,
     .dft_accumulate = complex_dft_accumulate,

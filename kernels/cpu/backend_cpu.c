@@ -445,15 +445,26 @@ int cpu_apply_sources(void *vctx, int n, const yee_point_current *src, yee_err *
     return YEE_OK;
 }
 
-int cpu_reference_step(cpu_ctx *c, const yee_step_plan *p, yee_err *err)
+int cpu_reference_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
+                       yee_err *err)
 {
-    YEE_TRY(cpu_step_h(c, NULL, err));
-    YEE_TRY(cpu_apply_sources(c, p->nm, p->m, err));
+    for (cpu_ctx *p = c; p; p = p->twin) {
+        const yee_step_plan *pl = p == c ? plan : plan_im;
+        YEE_TRY(cpu_step_h(p, NULL, err));
+        YEE_TRY(cpu_apply_sources(p, pl->nm, pl->m, err));
+    }
     cpu_wrap_all(c, YEE_FIELD_H);
-    YEE_TRY(cpu_step_e(c, NULL, err));
-    YEE_TRY(cpu_apply_sources(c, p->nj, p->j, err));
+    for (cpu_ctx *p = c; p; p = p->twin) {
+        const yee_step_plan *pl = p == c ? plan : plan_im;
+        YEE_TRY(cpu_step_e(p, NULL, err));
+        YEE_TRY(cpu_apply_sources(p, pl->nj, pl->j, err));
+    }
     cpu_wrap_all(c, YEE_FIELD_E);
-    return cpu_gather(c, p->nsamp, p->samp, p->samp_out, err);
+    for (cpu_ctx *p = c; p; p = p->twin) {
+        const yee_step_plan *pl = p == c ? plan : plan_im;
+        YEE_TRY(cpu_gather(p, pl->nsamp, pl->samp, pl->samp_out, err));
+    }
+    return YEE_OK;
 }
 
 static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err *err)
@@ -797,15 +808,15 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
 
 /* One table for both CPU backends: the reference has no advance, so the solver runs each step
  * through the ops above; the tuned one advances whole steps by the schedules (tuned.c). */
-#define CPU_OPS(name, advance, wraps)                                                             \
+#define CPU_OPS(name, advance, wraps, advance_complex)                                          \
     {                                                                                            \
         name, cpu_create, cpu_step_h, cpu_step_e, advance, cpu_apply_sources, cpu_dft_create,   \
             cpu_dft_accumulate, cpu_dft_transfer, cpu_copy_start, cpu_copy_finish,              \
             cpu_pack_halo, cpu_unpack_halo, cpu_halo_alloc, cpu_halo_free, cpu_gather,          \
             cpu_download, cpu_norms, cpu_bytes, cpu_destroy, cpu_copy_bandwidth,                \
             yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes, cpu_state_transfer, \
-            wraps                                                                                \
+            wraps, advance_complex                                                               \
     }
 
-const yee_backend_ops yee_backend_cpu_reference = CPU_OPS("cpu-reference", NULL, 0);
-const yee_backend_ops yee_backend_cpu = CPU_OPS("cpu", cpu_advance, 1);
+const yee_backend_ops yee_backend_cpu_reference = CPU_OPS("cpu-reference", NULL, 0, NULL);
+const yee_backend_ops yee_backend_cpu = CPU_OPS("cpu", cpu_advance, 1, cpu_advance_complex);

@@ -95,7 +95,16 @@ typedef struct cpu_ctx {
     int sweep_steps;     /* wavefront.c: steps per sweep asked for (setup.tuning; 0: default) */
     yee_state_layout state; /* the checkpoint parts */
     cpu_step_lists lists[CPU_SWEEP_MAX]; /* the steps' sorted lists, scratch of the schedules */
+    /* Complex fields on the fast path (cpu_advance_complex): for the length of that call the
+     * real part's context points to the imaginary part's, whose rows the schedules update right
+     * after its own (CPU_PARTS), and holds the factors its wraps apply to the pair; NULL
+     * otherwise, and always in the imaginary part. */
+    struct cpu_ctx *twin;
+    double wrap_phase[2][3][2]; /* [kind][axis] = {cos, sin}: backend.h advance_complex */
 } cpu_ctx;
+
+/* The contexts a schedule steps together: c, then its twin when it has one. */
+#define CPU_PARTS(p, c) for (const cpu_ctx *p = (c); p; p = p->twin)
 
 /* ---- rows (rows.c) ---- */
 
@@ -118,8 +127,10 @@ void cpu_pmc_row(const cpu_ctx *c, int j, int k);
  * tangential to the axis, layer n-1 into ghost -1 (read by E at layer 0); E, layer 0 into ghost
  * n (read by H at layer n-1). Rows [j0, j1) of plane k: their x ghosts, and the y ghost row
  * when the rows hold its source row (H: j1 = n1, E: j0 = 0). Call after the rows are final
- * for the step (H with its magnetic currents, E with its electric ones) and before another
- * update reads the ghosts. */
+ * for the step (H with its magnetic currents, E with its electric ones; with a twin, in both
+ * parts) and before another update reads the ghosts. With a twin the pair's ghosts take the
+ * Bloch factor as the complex backend's unpack_halo does: (re, im) -> (cos re - sin im,
+ * sin re + cos im), a plain copy where the factor is 1. */
 void cpu_wrap_h_rows(const cpu_ctx *c, int k, int j0, int j1);
 void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1);
 /* Every plane of one field. */
@@ -157,18 +168,26 @@ void cpu_tensor(const cpu_ctx *c, yee_box b);
 /* The PEC walls' nodes in box b; the PMC walls' mirror images in box b. */
 void cpu_pec(const cpu_ctx *c, yee_box b);
 void cpu_pmc(const cpu_ctx *c, yee_box b);
-/* One step of plan by the reference ops (steps the schedules do not take). */
-int cpu_reference_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
+/* One step of plan by the reference ops (steps the schedules do not take); with a twin, of
+ * both parts, plan_im the imaginary part's (NULL without a twin). */
+int cpu_reference_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
+                       yee_err *err);
 /* The whole subdomain as a box. */
 yee_box cpu_all_cells(const cpu_ctx *c);
 
 /* ---- the tuned schedules ---- */
-/* tuned.c: the advance op of the "cpu" backend, each step by the fastest schedule that takes it. */
+/* Each takes the real part's plans, and with a twin (complex fields) the imaginary part's in
+ * plan_im (NULL without one). */
+/* tuned.c: the advance op of the "cpu" backend, each step by the fastest schedule that takes it,
+ * and its advance_complex (the same with a twin). */
 int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err);
+int cpu_advance_complex(void *re, void *im, const double phase[2][3][2], int nsteps,
+                        const yee_step_plan *plan_re, const yee_step_plan *plan_im, yee_err *err);
 /* sweep_fused.c: one step, plane by plane H(k) then E(k). */
-int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err);
+int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
+                   yee_err *err);
 /* wavefront.c: K (2..CPU_SWEEP_MAX) steps in one wavefront; 0 when it cannot take them (a
  * single plane, a current or sample outside the subdomain, no memory), having changed nothing. */
-int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan);
+int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im);
 
 #endif

@@ -295,23 +295,50 @@ void cpu_pmc_row(const cpu_ctx *c, int j, int k)
     row_walls(c, j, k, c->pmc_low, yee_pmc_low);
 }
 
+/* One wrapped ghost value of a complex pair, as complex_unpack_halo computes it (double
+ * arithmetic, then rounded to the field's precision). */
+static inline void rotate(yee_real *re, yee_real *im, int64_t to, int64_t from, double cs,
+                          double sn)
+{
+    const double r = re[from], m = im[from];
+    re[to] = (yee_real)(cs * r - sn * m);
+    im[to] = (yee_real)(sn * r + cs * m);
+}
+
 /* The tangential components of `kind` across axis a: rows [j0, j1) of plane k for x (from
- * layer `from` into `to` of each row), or the one row `from` into ghost row `to` for y. */
+ * layer `from` into `to` of each row), or the one row `from` into ghost row `to` for y; with a
+ * twin, both parts, the pair rotated by the wrap's Bloch factor unless it is 1. */
 static void wrap_axis(const cpu_ctx *c, yee_field_kind kind, int a, int k, int j0, int j1,
                       int from, int to)
 {
-    yee_real *const *arr = kind == YEE_FIELD_E ? c->f.e : c->f.h;
     const yee_dims d = c->d;
+    const double cs = c->twin ? c->wrap_phase[kind][a][0] : 1.0;
+    const double sn = c->twin ? c->wrap_phase[kind][a][1] : 0.0;
+    const int copy = cs == 1.0 && sn == 0.0; /* complex_unpack_halo leaves the message as it is */
     for (int q = 0; q < 2; q++) {
-        yee_real *v = arr[(a + 1 + q) % 3];
+        const int comp = (a + 1 + q) % 3;
+        yee_real *v = (kind == YEE_FIELD_E ? c->f.e : c->f.h)[comp];
         if (!v) /* not in this 2-D run */
             continue;
+        if (copy) {
+            CPU_PARTS(p, c) {
+                yee_real *w = (kind == YEE_FIELD_E ? p->f.e : p->f.h)[comp];
+                if (a == 0)
+                    for (int j = j0; j < j1; j++)
+                        w[yee_idx(d, to, j, k)] = w[yee_idx(d, from, j, k)];
+                else
+                    memcpy(&w[yee_idx(d, 0, to, k)], &w[yee_idx(d, 0, from, k)],
+                           (size_t)d.n[0] * sizeof(yee_real));
+            }
+            continue;
+        }
+        yee_real *im = (kind == YEE_FIELD_E ? c->twin->f.e : c->twin->f.h)[comp];
         if (a == 0)
             for (int j = j0; j < j1; j++)
-                v[yee_idx(d, to, j, k)] = v[yee_idx(d, from, j, k)];
+                rotate(v, im, yee_idx(d, to, j, k), yee_idx(d, from, j, k), cs, sn);
         else
-            memcpy(&v[yee_idx(d, 0, to, k)], &v[yee_idx(d, 0, from, k)],
-                   (size_t)d.n[0] * sizeof(yee_real));
+            for (int i = 0; i < d.n[0]; i++)
+                rotate(v, im, yee_idx(d, i, to, k), yee_idx(d, i, from, k), cs, sn);
     }
 }
 

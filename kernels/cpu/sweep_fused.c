@@ -18,8 +18,9 @@
 
 #include "kernels/cpu/cpu.h"
 
-/* Threads over blocks of planes: H(k) then E(k) plane by plane. */
-static void sweep_planes(const cpu_ctx *c, const cpu_step_lists *l)
+/* Threads over blocks of planes: H(k) then E(k) plane by plane (each row in both parts with a
+ * twin, the wraps after both). */
+static void sweep_planes(const cpu_ctx *c)
 {
     const int nx = c->d.n[0], ny = c->d.n[1], nz = c->d.n[2];
 #pragma omp parallel
@@ -27,59 +28,68 @@ static void sweep_planes(const cpu_ctx *c, const cpu_step_lists *l)
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int k0 = (int)((int64_t)nz * t / nt), k1 = (int)((int64_t)nz * (t + 1) / nt);
         if (k1 > k0) {
-            cpu_rows_h_m(c, l, k1 - 1, 0, ny);
+            CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], k1 - 1, 0, ny);
             cpu_wrap_h_rows(c, k1 - 1, 0, ny);
         }
 #pragma omp barrier
         for (int k = k0; k < k1; k++) {
             if (k < k1 - 1) {
-                cpu_rows_h_m(c, l, k, 0, ny);
+                CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], k, 0, ny);
                 cpu_wrap_h_rows(c, k, 0, ny);
             }
-            for (int j = 0; j < ny; j++) {
-                cpu_pmc_row(c, j, k);
-                cpu_row_e(c, j, k, 0, nx);
-            }
+            for (int j = 0; j < ny; j++)
+                CPU_PARTS(p, c) {
+                    cpu_pmc_row(p, j, k);
+                    cpu_row_e(p, j, k, 0, nx);
+                }
         }
     }
 }
 
 /* One plane (a 2-D run): threads over blocks of its rows, all H rows, then all E rows. */
-static void sweep_rows(const cpu_ctx *c, const cpu_step_lists *l)
+static void sweep_rows(const cpu_ctx *c)
 {
     const int nx = c->d.n[0], ny = c->d.n[1];
 #pragma omp parallel
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int j0 = (int)((int64_t)ny * t / nt), j1 = (int)((int64_t)ny * (t + 1) / nt);
-        cpu_rows_h_m(c, l, 0, j0, j1);
+        CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], 0, j0, j1);
         cpu_wrap_h_rows(c, 0, j0, j1);
 #pragma omp barrier
-        for (int j = j0; j < j1; j++) {
-            cpu_pmc_row(c, j, 0);
-            cpu_row_e(c, j, 0, 0, nx);
-        }
+        for (int j = j0; j < j1; j++)
+            CPU_PARTS(p, c) {
+                cpu_pmc_row(p, j, 0);
+                cpu_row_e(p, j, 0, 0, nx);
+            }
     }
 }
 
-int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, yee_err *err)
+int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
+                   yee_err *err)
 {
-    cpu_step_lists *l = &c->lists[0];
-    if (!cpu_step_lists_build(c, plan, l))
-        return cpu_reference_step(c, plan, err);
+    if (!cpu_step_lists_build(c, plan, &c->lists[0]) ||
+        (c->twin && !cpu_step_lists_build(c->twin, plan_im, &c->twin->lists[0])))
+        return cpu_reference_step(c, plan, plan_im, err);
     const yee_box all = cpu_all_cells(c);
-    if (c->ndisp)
-        cpu_polarize(c, all);
+    CPU_PARTS(p, c) if (p->ndisp) cpu_polarize(p, all);
     if (c->d.n[2] == 1)
-        sweep_rows(c, l);
+        sweep_rows(c);
     else
-        sweep_planes(c, l);
-    if (c->ntensor) /* after the whole sweep: an Ez node reads H of the plane above */
-        cpu_tensor(c, all);
-    if (c->ndisp)
-        cpu_polarization_current(c, all);
-    cpu_pec(c, all);
-    YEE_TRY(cpu_apply_sources(c, plan->nj, plan->j, err));
+        sweep_planes(c);
+    for (cpu_ctx *p = c; p; p = p->twin) {
+        if (p->ntensor) /* after the whole sweep: an Ez node reads H of the plane above */
+            cpu_tensor(p, all);
+        if (p->ndisp)
+            cpu_polarization_current(p, all);
+        cpu_pec(p, all);
+        const yee_step_plan *pl = p == c ? plan : plan_im;
+        YEE_TRY(cpu_apply_sources(p, pl->nj, pl->j, err));
+    }
     cpu_wrap_all(c, YEE_FIELD_E);
-    return cpu_gather(c, plan->nsamp, plan->samp, plan->samp_out, err);
+    for (cpu_ctx *p = c; p; p = p->twin) {
+        const yee_step_plan *pl = p == c ? plan : plan_im;
+        YEE_TRY(cpu_gather(p, pl->nsamp, pl->samp, pl->samp_out, err));
+    }
+    return YEE_OK;
 }

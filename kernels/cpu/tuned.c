@@ -3,9 +3,11 @@
  * (or one the wavefront does not take: a 2-D run's one plane) by the fused sweep (sweep_fused.c),
  * which itself falls back on the reference ops (backend_cpu.c) for a current or sample outside
  * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c). A run with
- * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step.
+ * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step. Complex fields
+ * (a Bloch cell) take the same schedules for both parts at once (cpu_advance_complex).
  */
 #include <omp.h>
+#include <string.h>
 
 #include "kernels/cpu/cpu.h"
 
@@ -25,9 +27,10 @@ static int sweep_steps(const cpu_ctx *c, int left)
     return K < left ? K : left;
 }
 
-int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err)
+/* nsteps steps of c (with its twin: of both parts, plan_im the imaginary part's plans). */
+static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
+                         const yee_step_plan *plan_im, yee_err *err)
 {
-    cpu_ctx *c = (cpu_ctx *)ctx;
     /* wrapped ghosts as the exchange would have left them (a restart, a state set) */
     cpu_wrap_all(c, YEE_FIELD_E);
     cpu_wrap_all(c, YEE_FIELD_H);
@@ -36,12 +39,32 @@ int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err)
         /* a tensor node reads H one plane above it (yee_tensor.h), which the wavefront updates
          * only after the node's E: one step per sweep, its terms after the sweep */
         const int K = c->ntensor > 0 ? 1 : sweep_steps(c, nsteps - s);
-        if (K >= 2 && cpu_wavefront(c, K, &plan[s])) {
+        const yee_step_plan *im = plan_im ? &plan_im[s] : NULL;
+        if (K >= 2 && cpu_wavefront(c, K, &plan[s], im)) {
             s += K;
             continue;
         }
-        YEE_TRY(cpu_fused_step(c, &plan[s], err));
+        YEE_TRY(cpu_fused_step(c, &plan[s], im, err));
         s++;
     }
     return YEE_OK;
+}
+
+int cpu_advance(void *ctx, int nsteps, const yee_step_plan *plan, yee_err *err)
+{
+    return advance_parts((cpu_ctx *)ctx, nsteps, plan, NULL, err);
+}
+
+/* The two parts in one schedule: every row of the real part followed by the same row of the
+ * imaginary part (CPU_PARTS), so the Bloch wraps, which need both, find them at the same step.
+ * The twin link lasts for this call only; the other ops see two independent contexts. */
+int cpu_advance_complex(void *re, void *im, const double phase[2][3][2], int nsteps,
+                        const yee_step_plan *plan_re, const yee_step_plan *plan_im, yee_err *err)
+{
+    cpu_ctx *c = (cpu_ctx *)re;
+    c->twin = (cpu_ctx *)im;
+    memcpy(c->wrap_phase, phase, sizeof c->wrap_phase);
+    const int rc = advance_parts(c, nsteps, plan_re, plan_im, err);
+    c->twin = NULL;
+    return rc;
 }

@@ -64,39 +64,41 @@ static void e_row(const cpu_ctx *c, int j, int k, int nx)
     cpu_pec_row(c, j, k);
 }
 
-/* Rows [j0, j1) of plane k, one step (lists l): ROWS_H the H rows with their magnetic currents
- * (and wrapped ghosts); ROWS_E the E rows (e_row), then the step's electric currents in these
- * rows of the plane, the wrapped E ghosts, then its samples there; both: H then E row by row,
- * or all H rows first under a wrapped y axis. */
-static void rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1, int what)
+/* Rows [j0, j1) of plane k, step s (lists[s] of each part): ROWS_H the H rows with their
+ * magnetic currents (and wrapped ghosts); ROWS_E the E rows (e_row), then the step's electric
+ * currents in these rows of the plane, the wrapped E ghosts, then its samples there; both: H
+ * then E row by row, or all H rows first under a wrapped y axis. With a twin (complex fields)
+ * each row of the real part is followed by the same row of the imaginary part, and the wraps,
+ * which mix the two, come after both. */
+static void rows(const cpu_ctx *c, int s, int k, int j0, int j1, int what)
 {
     const int nx = c->d.n[0];
     /* a wrapped y axis: E of row 0 reads H of the last row (its ghost), so all H rows first */
     const int h_first = c->wrap[1] && (what & ROWS_H);
     for (int j = j0; j < j1; j++) {
         if (what & ROWS_H) {
-            cpu_rows_h_m(c, l, k, j, j + 1);
+            CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[s], k, j, j + 1);
             cpu_wrap_h_rows(c, k, j, j + 1);
         }
         if ((what & ROWS_E) && !h_first)
-            e_row(c, j, k, nx);
+            CPU_PARTS(p, c) e_row(p, j, k, nx);
     }
     if (!(what & ROWS_E))
         return;
     if (h_first)
         for (int j = j0; j < j1; j++)
-            e_row(c, j, k, nx);
-    cpu_plane_j(c, l, k, j0, j1);
+            CPU_PARTS(p, c) e_row(p, j, k, nx);
+    CPU_PARTS(p, c) cpu_plane_j(p, &p->lists[s], k, j0, j1);
     cpu_wrap_e_rows(c, k, j0, j1);
-    cpu_plane_samples(c, l, k, j0, j1);
+    CPU_PARTS(p, c) cpu_plane_samples(p, &p->lists[s], k, j0, j1);
 }
 
 /* Bands per block: about BAND_BYTES of live rows each (or c->pair_rows rows), at least K rows. */
 static int bands(const cpu_ctx *c, int K)
 {
     const int nx = c->d.n[0], ny = c->d.n[1];
-    const int64_t row_bytes =
-        6 * (int64_t)(K + 1) * (int64_t)(nx + 2 * YEE_HALO) * (int64_t)sizeof(yee_real);
+    const int64_t row_bytes = (c->twin ? 2 : 1) * 6 * (int64_t)(K + 1) *
+                              (int64_t)(nx + 2 * YEE_HALO) * (int64_t)sizeof(yee_real);
     int64_t band_rows = c->pair_rows > 0 ? c->pair_rows : BAND_BYTES / row_bytes;
     if (band_rows < K)
         band_rows = K;
@@ -128,7 +130,7 @@ static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, in
                 if (!what)
                     continue;
                 const int j0 = b == 0 ? 0 : ja - (s - 1), j1 = b == nb - 1 ? ny : jb - (s - 1);
-                rows(c, &c->lists[s - 1], p, j0, j1, what);
+                rows(c, s - 1, p, j0, j1, what);
             }
     }
 }
@@ -139,7 +141,7 @@ static void seam(const cpu_ctx *c, int K, int k1)
     const int ny = c->d.n[1];
     for (int s = 1; s <= K; s++)
         for (int p = k1 - s + 1; p <= k1 + s - 1; p++)
-            rows(c, &c->lists[s - 1], p, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
+            rows(c, s - 1, p, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
 }
 
 /* The blocks of planes (threads) of a K-step wavefront: at most one per thread, each of at
@@ -151,12 +153,13 @@ static int wavefront_blocks(const cpu_ctx *c, int K)
     return clamp(most, 1, nt);
 }
 
-int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan)
+int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im)
 {
     if (c->d.n[2] == 1 || K < 2 || K > CPU_SWEEP_MAX)
         return 0;
     for (int s = 0; s < K; s++)
-        if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]))
+        if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]) ||
+            (c->twin && !cpu_step_lists_build(c->twin, &plan_im[s], &c->twin->lists[s])))
             return 0;
     const int nz = c->d.n[2];
     const int nb = bands(c, K), nblk = wavefront_blocks(c, K);

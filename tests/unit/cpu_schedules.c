@@ -12,8 +12,12 @@
  * threads (thread blocks of planes down to one plane, and an empty one) and several band
  * heights (setup.tuning.cpu_band_rows), on a single plane (threads share its rows); and on a
  * setup with dispersive nodes, which the fused single-step sweep takes (the wavefront does
- * not): same bytes.
+ * not): same bytes. And complex fields (a Bloch cell): two contexts of each backend under
+ * yee_backend_complex, wrapped axes with random Bloch factors (one of them 1), complex current
+ * amplitudes; the tuned side through the complex backend's advance (advance_complex), the
+ * reference through its split ops and the complex halo's pack and unpack.
  */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,8 +139,8 @@ enum { NCUR = 16, NSAMP = 36, MAXK = 16 };
 
 /* The currents of step `step` (magnetic in m, electric in j): two in one cell, the first and
  * last planes and rows, i = 0, and a cell with both kinds. */
-static void currents(const geom *g, int step, yee_point_current *m, int *nm, yee_point_current *j,
-                     int *nj)
+static void currents(const geom *g, int step, int cplx, yee_point_current *m, int *nm,
+                     yee_point_current *j, int *nj)
 {
     const int nx = g->n[0], ny = g->n[1], nz = g->n[2];
     const int at[NCUR][4] = {
@@ -159,6 +163,11 @@ static void currents(const geom *g, int step, yee_point_current *m, int *nm, yee
         c.j = at[q][2];
         c.k = at[q][3];
         c.j_value = (yee_real)(0.3 * (q + 1) + 0.17 * step) * (q % 2 ? 1 : -1);
+        c.j_imag = 0;
+        if (cplx && q % 3 != 0) /* complex amplitudes; q % 3 == 2: imaginary only */
+            c.j_imag = (yee_real)(0.2 * q - 0.11 * step);
+        if (cplx && q % 3 == 2)
+            c.j_value = 0;
         if (YEE_IS_ELECTRIC(c.comp))
             j[(*nj)++] = c;
         else
@@ -192,13 +201,14 @@ static void report_part(const char *label, const owned *o, int p, const yee_real
 /* One comparison: `calls` advance calls of chunk[c % nchunk] steps each against the reference
  * ops. */
 static int run_case(const geom *g, int threads, int band_rows, int sweep, int dispersive,
-                    const int *chunk, int nchunk, int calls)
+                    int cplx, const int *chunk, int nchunk, int calls)
 {
-    char label[200];
+    char label[220];
     int len = snprintf(label, sizeof label,
-                       "%dx%dx%d%s%s threads %d rows %d sweep %d%s steps per call", g->n[0],
+                       "%dx%dx%d%s%s threads %d rows %d sweep %d%s%s steps per call", g->n[0],
                        g->n[1], g->n[2], g->wrap[0] ? " wrap x" : "", g->wrap[1] ? " wrap y" : "",
-                       threads, band_rows, sweep, dispersive ? " dispersive," : "");
+                       threads, band_rows, sweep, dispersive ? " dispersive," : "",
+                       cplx ? " complex," : "");
     for (int c = 0; c < nchunk; c++)
         len += snprintf(label + len, sizeof label - (size_t)len, " %d", chunk[c]);
     omp_set_num_threads(threads);
@@ -213,9 +223,29 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
     yee_err err;
     memset(&err, 0, sizeof err);
     void *ctx[2] = {NULL, NULL};
-    int rc = tuned->create(&o.s, &ctx[0], &err);
-    if (rc == 0)
-        rc = ref->create(&o.s, &ctx[1], &err);
+    int rc;
+    if (cplx) {
+        rc = yee_backend_complex_create(tuned, &o.s, &ctx[0], &err);
+        if (rc == 0)
+            rc = yee_backend_complex_create(ref, &o.s, &ctx[1], &err);
+        tuned = ref = &yee_backend_complex;
+        /* a Bloch factor per wrapped axis; x's is 1 (where the halo copies) when y is wrapped
+         * too on several planes */
+        for (int a = 0; a < 3 && rc == 0; a++) {
+            if (!g->wrap[a])
+                continue;
+            const int one = a == 0 && g->wrap[1] && g->n[2] > 1;
+            const double phi = one ? 0.0 : test_rval(&r, -3.0, 3.0);
+            for (int q = 0; q < 2; q++) {
+                yee_backend_complex_set_phase(ctx[q], YEE_FIELD_E, a, cos(phi), sin(phi));
+                yee_backend_complex_set_phase(ctx[q], YEE_FIELD_H, a, cos(phi), -sin(phi));
+            }
+        }
+    } else {
+        rc = tuned->create(&o.s, &ctx[0], &err);
+        if (rc == 0)
+            rc = ref->create(&o.s, &ctx[1], &err);
+    }
     if (rc != 0)
         return fail_rc("create", rc, &err);
     const int parts = ref->state_parts(ctx[1]);
@@ -233,7 +263,7 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
             return fail_rc("state_transfer set", rc, &err);
     }
     /* the ghosts of the wrapped faces as the exchange leaves them (advance fills them on entry) */
-    const size_t face_values = 2 * (size_t)(g->n[0] + g->n[2]) * (size_t)(g->n[1] + g->n[2]);
+    const size_t face_values = 4 * (size_t)(g->n[0] + g->n[2]) * (size_t)(g->n[1] + g->n[2]);
     yee_real *face = (yee_real *)malloc(face_values * sizeof(yee_real));
     if ((rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_E, face, &err)) != 0 ||
         (rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_H, face, &err)) != 0)
@@ -255,7 +285,7 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
     for (int call = 0; call < calls && rc == 0 && !bad; call++) {
         const int k = chunk[call % nchunk];
         for (int st = 0; st < k; st++) {
-            currents(g, step + st, m[st], &plan[st].nm, j[st], &plan[st].nj);
+            currents(g, step + st, cplx, m[st], &plan[st].nm, j[st], &plan[st].nj);
             plan[st].m = m[st];
             plan[st].j = j[st];
             plan[st].nsamp = NSAMP;
@@ -334,14 +364,22 @@ int main(void)
     for (size_t q = 0; q < sizeof g / sizeof g[0]; q++)
         for (int t = 1; t <= 3; t++) {
             for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
-                bad |= run_case(&g[q], t, rows[r], 0, 0, pairs, 1, 6);
-            bad |= run_case(&g[q], t, 0, 0, 0, singles, 1, 5);
+                bad |= run_case(&g[q], t, rows[r], 0, 0, 0, pairs, 1, 6);
+            bad |= run_case(&g[q], t, 0, 0, 0, 0, singles, 1, 5);
         }
-    bad |= run_case(&g[0], 2, 0, 0, 0, mixed, 4, 8);
-    bad |= run_case(&g[0], 2, 3, 0, 0, mixed, 4, 8);
-    bad |= run_case(&g[0], 2, 0, 0, 1, mixed, 4, 8);
-    bad |= run_case(&g[1], 3, 0, 0, 1, singles, 1, 5);
-    bad |= run_case(&g[8], 2, 0, 0, 1, mixed, 4, 8); /* dispersive: single fused steps */
+    bad |= run_case(&g[0], 2, 0, 0, 0, 0, mixed, 4, 8);
+    bad |= run_case(&g[0], 2, 3, 0, 0, 0, mixed, 4, 8);
+    bad |= run_case(&g[0], 2, 0, 0, 1, 0, mixed, 4, 8);
+    bad |= run_case(&g[1], 3, 0, 0, 1, 0, singles, 1, 5);
+    bad |= run_case(&g[8], 2, 0, 0, 1, 0, mixed, 4, 8); /* dispersive: single fused steps */
+    /* complex fields: the wrapped geometries (Bloch factors), and one without wraps */
+    for (int q = 7; q < 11; q++)
+        for (int t = 1; t <= 3; t++) {
+            bad |= run_case(&g[q], t, 0, 0, 0, 1, pairs, 1, 6);
+            bad |= run_case(&g[q], t, 0, 0, 0, 1, singles, 1, 5);
+            bad |= run_case(&g[q], t, 0, 0, 1, 1, mixed, 4, 8);
+        }
+    bad |= run_case(&g[0], 2, 0, 0, 0, 1, mixed, 4, 8);
     /* K = 1..8 steps per sweep: calls of 16, 7 and 11 steps (whole sweeps and a shorter last
      * one), on 1-3 threads, bands sized for L2 and of K rows (the least the sweep takes); the
      * first geometry with blocks of 7-23 planes (some below 2K: fewer blocks), the one below with
@@ -350,15 +388,16 @@ int main(void)
         const geom seams = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1}, {1, 0, 0},
                              {0, 0, 0}};
         for (int t = 1; t <= 3; t++) {
-            bad |= run_case(&g[0], t, 0, K, 0, long_calls, 3, 4);
-            bad |= run_case(&g[0], t, K, K, 0, long_calls, 3, 4);
-            bad |= run_case(&seams, t, 0, K, 0, long_calls, 3, 4);
-            bad |= run_case(&g[4], t, 1, K, 0, mixed, 4, 4);
+            bad |= run_case(&g[0], t, 0, K, 0, 0, long_calls, 3, 4);
+            bad |= run_case(&g[0], t, K, K, 0, 0, long_calls, 3, 4);
+            bad |= run_case(&seams, t, 0, K, 0, 0, long_calls, 3, 4);
+            bad |= run_case(&g[4], t, 1, K, 0, 0, mixed, 4, 4);
             for (int q = 7; q < 10; q++) /* the wrapped cells (bands of K rows: x only) */
-                bad |= run_case(&g[q], t, K, K, 0, long_calls, 3, 4);
+                for (int cplx = 0; cplx < 2; cplx++)
+                    bad |= run_case(&g[q], t, K, K, 0, cplx, long_calls, 3, 4);
             /* dispersive nodes, their ADE stages row by row in the sweep */
-            bad |= run_case(&g[0], t, K, K, 1, long_calls, 3, 4);
-            bad |= run_case(&seams, t, 0, K, 1, long_calls, 3, 4);
+            bad |= run_case(&g[0], t, K, K, 1, 0, long_calls, 3, 4);
+            bad |= run_case(&seams, t, 0, K, 1, 0, long_calls, 3, 4);
         }
     }
     printf("%s cpu schedules\n", bad ? "FAIL" : "PASS");
