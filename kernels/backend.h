@@ -222,7 +222,7 @@ typedef struct yee_backend_ops {
     /* Copies part p to host buf (set = 0), or replaces it by buf (set != 0). Reads/writes the
      * part only; called between steps (a pending deferred sweep is completed first). */
     int (*state_transfer)(void *ctx, int p, void *buf, int set, yee_err *err);
-    /* 1: advance honours setup.wrap (x and y axes): it fills the wrapped ghosts from the fields
+    /* 1: advance honours setup.wrap (any axis): it fills the wrapped ghosts from the fields
      * on entry and keeps them after each step's currents, bit for bit as pack_halo +
      * unpack_halo would, so a one-rank periodic cell takes the fast schedules. 0: the solver
      * exchanges periodic faces through the halo and steps one at a time. */

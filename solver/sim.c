@@ -210,10 +210,11 @@ static void set_bloch_phases(yee_sim *s)
 }
 
 /* The periodic axes this rank wraps onto itself inside the backend's advance (setup.wrap)
- * instead of through the halo: an axis of one rank that the backend can wrap (x or y; with
- * complex fields, a backend that also advances a Bloch pair: advance_complex), and only when
- * that leaves the halo nothing to exchange, because a halo on any other face steps one at a
- * time through the split ops, which leave the wraps to it. */
+ * instead of through the halo: an axis of one rank that the backend can wrap (any axis of a
+ * 3-D grid, x or y of a 2-D one; with complex fields, a backend that also advances a Bloch
+ * pair: advance_complex), and only when that leaves the halo nothing to exchange, because a
+ * halo on any other face steps one at a time through the split ops, which leave the wraps to
+ * it. */
 static void choose_wraps(const yee_sim *s, int wrap[3])
 {
     int other = 0;
@@ -221,7 +222,7 @@ static void choose_wraps(const yee_sim *s, int wrap[3])
         wrap[a] = 0;
         if (s->dec.nbr[a][0] == MPI_PROC_NULL && s->dec.nbr[a][1] == MPI_PROC_NULL)
             continue;
-        if (a < 2 && s->dec.dims[a] == 1 && s->cfg->boundary[a][0] == YEE_BC_PERIODIC &&
+        if ((a < 2 || !s->cfg->two_d) && s->dec.dims[a] == 1 && s->cfg->boundary[a][0] == YEE_BC_PERIODIC &&
             s->be->advance_wraps && (!s->cfg->complex_fields || s->be->advance_complex))
             wrap[a] = 1;
         else

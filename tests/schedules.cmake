@@ -3,8 +3,8 @@
 # deck, shortened, and a deck made to put every kind of source and monitor inside the fused steps
 # (tests/schedules_deck.cfg); tests/backends_agree.py compares every dataset and file. Each tuned
 # run must report fused steps, so a test cannot pass by never taking that path: periodic x and y
-# axes of one rank included (the backend wraps them, setup.wrap), Bloch cells too (complex
-# fields: the backend's advance_complex wraps them with their phase).
+# axes of one rank included (the backend wraps them, setup.wrap: x, y and z), Bloch cells too
+# (complex fields: the backend's advance_complex wraps them with their phase).
 # (tests/unit/cpu_schedules.c does the same op by op, with random states and thread counts.)
 file(GLOB YEE_SCHEDULE_DECKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/inputs/*.cfg
      ${CMAKE_SOURCE_DIR}/validation/*/*.cfg)
@@ -14,6 +14,8 @@ list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/schedules_deck.cfg)
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/mirror/mirror_eighth.cfg) # pmc and pec walls
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/twod/rod2d.cfg) # 2-D
 list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/bloch/bloch3d.cfg) # 3-D Bloch cell
+list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/mpi/boundaries.cfg) # x, y, z periodic
+list(APPEND YEE_SCHEDULE_DECKS ${CMAKE_CURRENT_LIST_DIR}/twod/rod3d.cfg) # z periodic, one cell
 foreach(deck ${YEE_SCHEDULE_DECKS})
   get_filename_component(stem ${deck} NAME_WE)
   get_filename_component(dir ${deck} DIRECTORY)

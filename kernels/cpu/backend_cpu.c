@@ -238,7 +238,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     for (int a = 0; a < 3; a++) {
         c->pec_low[a] = s->pec_low[a];
         c->pmc_low[a] = s->pmc_low[a];
-        c->wrap[a] = a < 2 && s->wrap[a];
+        c->wrap[a] = s->wrap[a] && (a < 2 || c->d.stride[2] != 0); /* 2-D: no z faces */
     }
     c->pair_rows = s->tuning.cpu_band_rows;
     c->sweep_steps = s->tuning.cpu_sweep_steps;

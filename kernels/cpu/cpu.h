@@ -71,7 +71,7 @@ typedef struct cpu_ctx {
     cpu_slab slabs[6];
     int pec_low[3];
     int pmc_low[3];
-    int wrap[3];        /* setup.wrap (x, y only): advance keeps these ghosts (rows.c cpu_wrap_*) */
+    int wrap[3];        /* setup.wrap: advance keeps these ghosts (rows.c cpu_wrap_*) */
     int pol2d;          /* setup.pol2d: the bulk rows advance one 2-D polarization only */
     size_t bytes;
     int64_t ndisp;       /* dispersive E nodes (kernels/yee_ade.h) */
@@ -125,8 +125,9 @@ void cpu_pmc_row(const cpu_ctx *c, int j, int k);
 /* The ghosts of the axes this subdomain wraps onto itself (c->wrap, setup.wrap), copied from
  * the opposite interior layer exactly as pack_halo + unpack_halo would: H, the two components
  * tangential to the axis, layer n-1 into ghost -1 (read by E at layer 0); E, layer 0 into ghost
- * n (read by H at layer n-1). Rows [j0, j1) of plane k: their x ghosts, and the y ghost row
- * when the rows hold its source row (H: j1 = n1, E: j0 = 0). Call after the rows are final
+ * n (read by H at layer n-1). Rows [j0, j1) of plane k: their x ghosts, the y ghost row when
+ * the rows hold its source row (H: j1 = n1, E: j0 = 0), and their z ghosts when k is the z
+ * source plane (H: k = n2 - 1, E: k = 0). Call after the rows are final
  * for the step (H with its magnetic currents, E with its electric ones; with a twin, in both
  * parts) and before another update reads the ghosts. With a twin the pair's ghosts take the
  * Bloch factor as the complex backend's unpack_halo does: (re, im) -> (cos re - sin im,

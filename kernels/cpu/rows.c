@@ -305,40 +305,51 @@ static inline void rotate(yee_real *re, yee_real *im, int64_t to, int64_t from, 
     im[to] = (yee_real)(sn * r + cs * m);
 }
 
-/* The tangential components of `kind` across axis a: rows [j0, j1) of plane k for x (from
- * layer `from` into `to` of each row), or the one row `from` into ghost row `to` for y; with a
- * twin, both parts, the pair rotated by the wrap's Bloch factor unless it is 1. */
+static yee_real *field(const cpu_ctx *c, yee_field_kind kind, int comp)
+{
+    return (kind == YEE_FIELD_E ? c->f.e : c->f.h)[comp];
+}
+
+/* n consecutive ghost values of component comp at dst from the values at src: a copy in each
+ * part, or with a Bloch factor other than 1 the pair rotated (complex_unpack_halo copies the
+ * message where the factor is 1). */
+static void wrap_run(const cpu_ctx *c, yee_field_kind kind, int comp, int64_t dst, int64_t src,
+                     int n, double cs, double sn)
+{
+    if (cs == 1.0 && sn == 0.0) {
+        CPU_PARTS(p, c) {
+            yee_real *w = field(p, kind, comp);
+            memcpy(&w[dst], &w[src], (size_t)n * sizeof(yee_real));
+        }
+        return;
+    }
+    yee_real *re = field(c, kind, comp), *im = field(c->twin, kind, comp);
+    for (int q = 0; q < n; q++)
+        rotate(re, im, dst + q, src + q, cs, sn);
+}
+
+/* The components of `kind` tangential to axis a, from layer `from` into ghost layer `to`: for
+ * x the rows [j0, j1) of plane k, for y the one row of plane k, for z the rows [j0, j1) of the
+ * planes (the halo's face: interior cells only). With a twin, both parts. */
 static void wrap_axis(const cpu_ctx *c, yee_field_kind kind, int a, int k, int j0, int j1,
                       int from, int to)
 {
     const yee_dims d = c->d;
     const double cs = c->twin ? c->wrap_phase[kind][a][0] : 1.0;
     const double sn = c->twin ? c->wrap_phase[kind][a][1] : 0.0;
-    const int copy = cs == 1.0 && sn == 0.0; /* complex_unpack_halo leaves the message as it is */
     for (int q = 0; q < 2; q++) {
         const int comp = (a + 1 + q) % 3;
-        yee_real *v = (kind == YEE_FIELD_E ? c->f.e : c->f.h)[comp];
-        if (!v) /* not in this 2-D run */
+        if (!field(c, kind, comp)) /* not in this 2-D run */
             continue;
-        if (copy) {
-            CPU_PARTS(p, c) {
-                yee_real *w = (kind == YEE_FIELD_E ? p->f.e : p->f.h)[comp];
-                if (a == 0)
-                    for (int j = j0; j < j1; j++)
-                        w[yee_idx(d, to, j, k)] = w[yee_idx(d, from, j, k)];
-                else
-                    memcpy(&w[yee_idx(d, 0, to, k)], &w[yee_idx(d, 0, from, k)],
-                           (size_t)d.n[0] * sizeof(yee_real));
-            }
-            continue;
-        }
-        yee_real *im = (kind == YEE_FIELD_E ? c->twin->f.e : c->twin->f.h)[comp];
         if (a == 0)
             for (int j = j0; j < j1; j++)
-                rotate(v, im, yee_idx(d, to, j, k), yee_idx(d, from, j, k), cs, sn);
+                wrap_run(c, kind, comp, yee_idx(d, to, j, k), yee_idx(d, from, j, k), 1, cs, sn);
+        else if (a == 1)
+            wrap_run(c, kind, comp, yee_idx(d, 0, to, k), yee_idx(d, 0, from, k), d.n[0], cs, sn);
         else
-            for (int i = 0; i < d.n[0]; i++)
-                rotate(v, im, yee_idx(d, i, to, k), yee_idx(d, i, from, k), cs, sn);
+            for (int j = j0; j < j1; j++)
+                wrap_run(c, kind, comp, yee_idx(d, 0, j, to), yee_idx(d, 0, j, from), d.n[0], cs,
+                         sn);
     }
 }
 
@@ -348,6 +359,8 @@ void cpu_wrap_h_rows(const cpu_ctx *c, int k, int j0, int j1)
         wrap_axis(c, YEE_FIELD_H, 0, k, j0, j1, c->d.n[0] - 1, -1);
     if (c->wrap[1] && j1 == c->d.n[1])
         wrap_axis(c, YEE_FIELD_H, 1, k, 0, 0, c->d.n[1] - 1, -1);
+    if (c->wrap[2] && k == c->d.n[2] - 1)
+        wrap_axis(c, YEE_FIELD_H, 2, k, j0, j1, k, -1);
 }
 
 void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1)
@@ -356,11 +369,13 @@ void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1)
         wrap_axis(c, YEE_FIELD_E, 0, k, j0, j1, 0, c->d.n[0]);
     if (c->wrap[1] && j0 == 0)
         wrap_axis(c, YEE_FIELD_E, 1, k, 0, 0, 0, c->d.n[1]);
+    if (c->wrap[2] && k == 0)
+        wrap_axis(c, YEE_FIELD_E, 2, k, j0, j1, 0, c->d.n[2]);
 }
 
 void cpu_wrap_all(const cpu_ctx *c, yee_field_kind kind)
 {
-    if (!c->wrap[0] && !c->wrap[1])
+    if (!c->wrap[0] && !c->wrap[1] && !c->wrap[2])
         return;
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < c->d.n[2]; k++) {

@@ -39,6 +39,13 @@
  *     blocks of 2K planes the seams' planes do not meet.
  * One barrier per K steps; phase B re-reads K^2 planes per seam (whole planes, one step at a
  * time), against K (nz / threads) plane-steps of a block's trapezoid.
+ * A z axis the subdomain wraps onto itself (c->wrap[2]) makes the faces one more seam, at
+ * k1 = nz: every block shrinks at both ends, and the last block's thread finishes that seam
+ * with the planes above the top taken from the bottom (nz + p is p). Its reads across the faces
+ * go through the ghost planes, each refreshed right after its source plane at every step
+ * (H_s(nz-1) into -1, which E_s(0) reads, also at s = 1 in phase A; E_s(0) into nz, read by
+ * H_{s+1}(nz-1), which comes before E_{s+1}(0) in the seam's order): the pair argument again.
+ * It needs nz >= 2K (one block: the seam's two halves must not meet). 
  * setup.tuning.cpu_band_rows = n (YEE_CPU_PAIR_ROWS=n) forces bands of about n rows (at least
  * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes take their two
  * ADE stages around their row's E update (cpu_polarize_row, cpu_polarization_current_row): both
@@ -135,13 +142,14 @@ static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, in
     }
 }
 
-/* Phase B of the seam at plane k1: the inverted triangle, one step at a time. */
+/* Phase B of the seam at plane k1: the inverted triangle, one step at a time. The seam of a
+ * wrapped z axis is k1 = nz, its planes above the top those from 0 up (p - nz). */
 static void seam(const cpu_ctx *c, int K, int k1)
 {
-    const int ny = c->d.n[1];
+    const int ny = c->d.n[1], nz = c->d.n[2];
     for (int s = 1; s <= K; s++)
         for (int p = k1 - s + 1; p <= k1 + s - 1; p++)
-            rows(c, s - 1, p, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
+            rows(c, s - 1, p < nz ? p : p - nz, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
 }
 
 /* The blocks of planes (threads) of a K-step wavefront: at most one per thread, each of at
@@ -157,6 +165,8 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
 {
     if (c->d.n[2] == 1 || K < 2 || K > CPU_SWEEP_MAX)
         return 0;
+    if (c->wrap[2] && c->d.n[2] < 2 * K) /* the wrap's seam would meet itself */
+        return 0;
     for (int s = 0; s < K; s++)
         if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]) ||
             (c->twin && !cpu_step_lists_build(c->twin, &plan_im[s], &c->twin->lists[s])))
@@ -167,9 +177,10 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
     {
         const int t = omp_get_thread_num(), n = omp_get_num_threads();
         const int k0 = (int)((int64_t)nz * t / n), k1 = (int)((int64_t)nz * (t + 1) / n);
-        trapezoid(c, K, k0, k1, t > 0, t < n - 1, nb);
+        const int wz = c->wrap[2]; /* z wrapped: a seam at the bottom and top faces too */
+        trapezoid(c, K, k0, k1, t > 0 || wz, t < n - 1 || wz, nb);
 #pragma omp barrier
-        if (t < n - 1)
+        if (t < n - 1 || wz)
             seam(c, K, k1);
     }
     return 1;

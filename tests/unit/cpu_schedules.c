@@ -205,8 +205,9 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
 {
     char label[220];
     int len = snprintf(label, sizeof label,
-                       "%dx%dx%d%s%s threads %d rows %d sweep %d%s%s steps per call", g->n[0],
+                       "%dx%dx%d%s%s%s threads %d rows %d sweep %d%s%s steps per call", g->n[0],
                        g->n[1], g->n[2], g->wrap[0] ? " wrap x" : "", g->wrap[1] ? " wrap y" : "",
+                       g->wrap[2] ? " wrap z" : "",
                        threads, band_rows, sweep, dispersive ? " dispersive," : "",
                        cplx ? " complex," : "");
     for (int c = 0; c < nchunk; c++)
@@ -357,6 +358,10 @@ int main(void)
         {{13, 10, 8}, {{2, 1}, {0, 0}, {2, 0}}, {1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
         {{12, 9, 10}, {{0, 0}, {0, 0}, {2, 3}}, {0, 0, 1}, {0, 0, 0}, {1, 1, 0}},
         {{13, 11, 1}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 0}},
+        /* a wrapped z axis (its faces a seam of the wavefront): with CPML on x and PEC y, and
+         * every axis wrapped */
+        {{12, 9, 10}, {{2, 1}, {0, 0}, {0, 0}}, {0, 1, 0}, {0, 0, 0}, {0, 0, 1}},
+        {{11, 8, 9}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}},
     };
     const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5}, long_calls[] = {16, 7, 11};
     const int rows[] = {0, 1, 2, 3, 7};
@@ -373,7 +378,7 @@ int main(void)
     bad |= run_case(&g[1], 3, 0, 0, 1, 0, singles, 1, 5);
     bad |= run_case(&g[8], 2, 0, 0, 1, 0, mixed, 4, 8); /* dispersive: single fused steps */
     /* complex fields: the wrapped geometries (Bloch factors), and one without wraps */
-    for (int q = 7; q < 11; q++)
+    for (int q = 7; q < 13; q++)
         for (int t = 1; t <= 3; t++) {
             bad |= run_case(&g[q], t, 0, 0, 0, 1, pairs, 1, 6);
             bad |= run_case(&g[q], t, 0, 0, 0, 1, singles, 1, 5);
@@ -387,14 +392,23 @@ int main(void)
     for (int K = 1; K <= 8; K++) {
         const geom seams = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1}, {1, 0, 0},
                              {0, 0, 0}};
+        /* z wrapped: 2K-plane blocks for 2 threads, and one block of 2K planes */
+        const geom seams_z = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0},
+                              {1, 0, 0}, {0, 0, 1}};
+        const geom one_block_z = {{9, 7, 2 * K}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0},
+                                  {1, 1, 1}};
         for (int t = 1; t <= 3; t++) {
             bad |= run_case(&g[0], t, 0, K, 0, 0, long_calls, 3, 4);
             bad |= run_case(&g[0], t, K, K, 0, 0, long_calls, 3, 4);
             bad |= run_case(&seams, t, 0, K, 0, 0, long_calls, 3, 4);
             bad |= run_case(&g[4], t, 1, K, 0, 0, mixed, 4, 4);
-            for (int q = 7; q < 10; q++) /* the wrapped cells (bands of K rows: x only) */
+            for (int q = 7; q < 13; q++) /* the wrapped cells (bands of K rows: x only) */
                 for (int cplx = 0; cplx < 2; cplx++)
                     bad |= run_case(&g[q], t, K, K, 0, cplx, long_calls, 3, 4);
+            for (int cplx = 0; cplx < 2; cplx++) {
+                bad |= run_case(&seams_z, t, 0, K, 0, cplx, long_calls, 3, 4);
+                bad |= run_case(&one_block_z, t, 0, K, 0, cplx, long_calls, 3, 4);
+            }
             /* dispersive nodes, their ADE stages row by row in the sweep */
             bad |= run_case(&g[0], t, K, K, 1, 0, long_calls, 3, 4);
             bad |= run_case(&seams, t, 0, K, 1, 0, long_calls, 3, 4);
