@@ -425,7 +425,10 @@ static void print_halo_summary(const yee_run_stats *st)
     if (rank0())
         printf("halo: up to %s sent per rank and step, %s, %s; waiting took up to %.1f%% "
                "of a rank's time\n",
-               sent, st->halo.overlap ? "overlapped with the interior update" : "not overlapped",
+               sent,
+               st->halo.linked    ? "the z faces inside the fused sweeps"
+               : st->halo.overlap ? "overlapped with the interior update"
+                                  : "not overlapped",
                st->halo.device_buffers ? "device buffers (CUDA-aware MPI)" : "host buffers",
                100.0 * v[0]);
 }

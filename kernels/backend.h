@@ -31,6 +31,26 @@ typedef struct yee_slab {
     int hi[3];
 } yee_slab;
 
+/* Which fields a halo op moves. */
+typedef enum yee_field_kind { YEE_FIELD_E = 0, YEE_FIELD_H = 1 } yee_field_kind;
+
+/* The z faces of a subdomain whose neighbours (other ranks) the backend's advance exchanges
+ * itself, each face as soon as it is final inside its sweeps, instead of the solver's halo
+ * between steps (setup.zlink; the solver fills it, solver/halo.h yee_halo_link). A message has
+ * pack_halo's layout for axis z: the two components tangential to z on one interior layer. H
+ * goes up (this layer n-1 into the high neighbour's ghost -1), E goes down (this layer 0 into
+ * the low neighbour's ghost n). Every rank makes the same calls in the same order for the same
+ * steps, so the messages of one kind pair up in order. */
+typedef struct yee_face_link {
+    int low, high;  /* 1: that z face has a neighbour */
+    /* Hands this rank's face of `kind` to its neighbour (H: the high one, E: the low one); buf
+     * may be reused when the call returns. */
+    int (*send)(void *user, yee_field_kind kind, const yee_real *buf, yee_err *err);
+    /* Waits for the neighbour's face of `kind` (H: from the low one, E: from the high one). */
+    int (*recv)(void *user, yee_field_kind kind, yee_real *buf, yee_err *err);
+    void *user;
+} yee_face_link;
+
 /* Everything static a backend needs, in host memory owned by the caller; create() copies it. */
 typedef struct yee_setup {
     yee_dims dims;
@@ -51,6 +71,9 @@ typedef struct yee_setup {
                                   * n) as the halo exchange would after each step's currents,
                                   * so the solver exchanges nothing across it. Only for a
                                   * backend with advance_wraps; the other ops leave them */
+    const yee_face_link *zlink;  /* NULL, or the z faces advance exchanges itself (above):
+                                  * only for a backend with advance_links, 3-D, real fields;
+                                  * the link outlives the backend and is read at each advance */
     int pol2d;                   /* a 2-D run (dims.stride[2] = 0) of one polarization:
                                   * YEE_POL_TM or YEE_POL_TE store and advance only its three
                                   * components (kernels/yee_cell.h *_tm2d, *_te2d, *_half) and
@@ -131,9 +154,6 @@ typedef struct yee_step_plan {
     const yee_sample *samp;
     yee_real *samp_out;         /* nsamp values */
 } yee_step_plan;
-
-/* Which fields a halo op moves. */
-typedef enum yee_field_kind { YEE_FIELD_E = 0, YEE_FIELD_H = 1 } yee_field_kind;
 
 typedef struct yee_backend_ops {
     const char *name;
@@ -227,6 +247,10 @@ typedef struct yee_backend_ops {
      * unpack_halo would, so a one-rank periodic cell takes the fast schedules. 0: the solver
      * exchanges periodic faces through the halo and steps one at a time. */
     int advance_wraps;
+    /* 1: advance honours setup.zlink: it exchanges the linked z faces itself at each step, as
+     * the halo would between the steps, so a run split into slabs along z keeps the fast
+     * schedules. 0: the solver exchanges them through the halo, one step at a time. */
+    int advance_links;
     /* Complex fields (yee_backend_complex below) on the fast path: nsteps whole steps of a
      * complex field whose real and imaginary parts are the contexts re and im of this backend
      * (created from one setup), the wrapped ghosts (setup.wrap) of `kind` on `axis` taking the

@@ -23,6 +23,11 @@ struct yee_halo {
     int pending;               /* -1, or the yee_field_kind of the exchange in flight */
     int recv_axis[3];          /* axes whose ghosts the pending exchange fills */
     double wait_s, exchange_s, bytes_per_step;
+    /* z faces linked into the backend's advance (yee_halo_link) */
+    int linked;
+    int link_nbr[2];           /* low, high neighbour of the linked z faces */
+    yee_real *link_send[2];    /* per yee_field_kind: the message in flight */
+    MPI_Request link_req[2];
 };
 
 /* Does the MPI library read device pointers? Asked at run time (Open MPI's extension; a binary
@@ -72,9 +77,11 @@ static int alloc_buffers(yee_halo *h, int device)
 }
 
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr[3][2], int overlap, int cuda_aware, int parts, yee_halo **out,
-                    yee_err *err)
+                    const int nbr_in[3][2], int link_z, int overlap, int cuda_aware, int parts,
+                    yee_halo **out, yee_err *err)
 {
+    int nbr[3][2];
+    memcpy(nbr, nbr_in, sizeof nbr);
     *out = NULL;
     yee_halo *h = (yee_halo *)calloc(1, sizeof *h);
     if (!h)
@@ -86,6 +93,22 @@ int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const i
     h->parts = parts;
     for (int a = 0; a < 3; a++)
         h->n[a] = n[a];
+    h->link_req[0] = h->link_req[1] = MPI_REQUEST_NULL;
+    if (link_z && (nbr[2][0] != MPI_PROC_NULL || nbr[2][1] != MPI_PROC_NULL)) {
+        h->linked = 1;
+        for (int side = 0; side < 2; side++) {
+            h->link_nbr[side] = nbr[2][side];
+            if (nbr[2][side] != MPI_PROC_NULL)
+                h->bytes_per_step += (double)face_values(h, 2) * sizeof(yee_real);
+            nbr[2][side] = MPI_PROC_NULL; /* not the halo's */
+        }
+        for (int k = 0; k < 2; k++)
+            h->link_send[k] = (yee_real *)malloc(face_values(h, 2) * sizeof(yee_real));
+        if (!h->link_send[0] || !h->link_send[1]) {
+            yee_halo_destroy(h);
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the z face buffers");
+        }
+    }
     for (int a = 0; a < 3; a++) {
         h->nbr[a][0] = nbr[a][0];
         h->nbr[a][1] = nbr[a][1];
@@ -220,6 +243,60 @@ void yee_halo_progress(yee_halo *h)
         MPI_Testall(h->nreq, h->req, &done, MPI_STATUSES_IGNORE);
 }
 
+/* ---- linked z faces (yee_face_link): H goes up, E goes down, one tag per kind ---- */
+
+enum { LINK_TAG = 16 }; /* the halo's tags are 0..5 */
+
+static MPI_Datatype real_type(void)
+{
+    return sizeof(yee_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+}
+
+static int link_send(void *user, yee_field_kind kind, const yee_real *buf, yee_err *err)
+{
+    yee_halo *h = (yee_halo *)user;
+    const double t0 = MPI_Wtime();
+    const int count = (int)face_values(h, 2);
+    /* the previous message of this kind has left before its buffer is reused */
+    int rc = MPI_Wait(&h->link_req[kind], MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) {
+        memcpy(h->link_send[kind], buf, (size_t)count * sizeof(yee_real));
+        rc = MPI_Isend(h->link_send[kind], count, real_type(),
+                       h->link_nbr[kind == YEE_FIELD_H ? 1 : 0], LINK_TAG + (int)kind, h->cart,
+                       &h->link_req[kind]);
+    }
+    h->exchange_s += MPI_Wtime() - t0;
+    return rc == MPI_SUCCESS ? YEE_OK
+                             : yee_fail(err, YEE_ERR_MPI, "sending a z face to a neighbour failed");
+}
+
+static int link_recv(void *user, yee_field_kind kind, yee_real *buf, yee_err *err)
+{
+    yee_halo *h = (yee_halo *)user;
+    const double t0 = MPI_Wtime();
+    const int rc = MPI_Recv(buf, (int)face_values(h, 2), real_type(),
+                            h->link_nbr[kind == YEE_FIELD_H ? 0 : 1], LINK_TAG + (int)kind,
+                            h->cart, MPI_STATUS_IGNORE);
+    const double dt = MPI_Wtime() - t0;
+    h->wait_s += dt;
+    h->exchange_s += dt;
+    return rc == MPI_SUCCESS
+               ? YEE_OK
+               : yee_fail(err, YEE_ERR_MPI, "receiving a z face from a neighbour failed");
+}
+
+void yee_halo_link(yee_halo *h, yee_face_link *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!h || !h->linked)
+        return;
+    out->low = h->link_nbr[0] != MPI_PROC_NULL;
+    out->high = h->link_nbr[1] != MPI_PROC_NULL;
+    out->send = link_send;
+    out->recv = link_recv;
+    out->user = h;
+}
+
 int yee_halo_active(const yee_halo *h)
 {
     return h && h->active;
@@ -230,8 +307,9 @@ void yee_halo_get_stats(const yee_halo *h, yee_halo_stats *out)
     memset(out, 0, sizeof *out);
     if (!h)
         return;
-    out->active = h->active;
+    out->active = h->active || h->linked;
     out->overlap = h->active && h->overlap;
+    out->linked = h->linked;
     out->device_buffers = h->device_buffers;
     out->wait_s = h->wait_s;
     out->exchange_s = h->exchange_s;
@@ -247,6 +325,9 @@ void yee_halo_destroy(yee_halo *h)
      * can be left is a rank's exchange with itself across a periodic axis. */
     if (h->nreq)
         MPI_Waitall(h->nreq, h->req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(2, h->link_req, MPI_STATUSES_IGNORE);
+    free(h->link_send[0]);
+    free(h->link_send[1]);
     free_buffers(h);
     free(h);
 }

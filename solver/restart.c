@@ -127,8 +127,12 @@ int yee_write_checkpoint(yee_sim *s, yee_err *err)
     const char *dir = cfg->checkpoint_dir[0] ? cfg->checkpoint_dir : cfg->out_dir;
     YEE_TRY(yee_sim_sync_status(
         s, s->rank == 0 ? yee_make_dirs(dir, "output directory", err) : YEE_OK, err));
-    if (s->h5)
+    if (s->h5) {
+        /* the frames of this very step are still on their way (written during the next step):
+         * write them now, or a restart, which counts them as taken, would leave them empty */
+        YEE_TRY(yee_monitors_write_frames(s->mon, s->h5, s->nranks, err));
         YEE_TRY(yee_sim_sync_status(s, yee_h5_flush(s->h5, err), err));
+    }
     yee_ckpt_id id;
     checkpoint_id(s, s->step, &id);
     yee_ckpt_file *f = NULL;
@@ -202,9 +206,10 @@ int yee_restore(yee_sim *s, yee_err *err)
 }
 
 /* One rank reads the flags directly. With several, a signal reaches the ranks at different
- * steps, so each rank's request goes into a nonblocking MAX reduction started after one step and
- * completed after the next: every rank then acts at the same step, without a blocking collective
- * in every step. A checkpoint answers every SIGUSR1 received before it. */
+ * steps, so each rank's request goes into a nonblocking MAX reduction started after one step (an
+ * advance call: up to 16 fused steps) and completed after the next: every rank then acts at the
+ * same step, without a blocking collective in every step. A checkpoint answers every SIGUSR1
+ * received before it. */
 int yee_poll_signals(yee_sim *s)
 {
     const yee_signal_flags *sig = s->opt.signals;

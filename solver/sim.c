@@ -209,33 +209,47 @@ static void set_bloch_phases(yee_sim *s)
     }
 }
 
-/* The periodic axes this rank wraps onto itself inside the backend's advance (setup.wrap)
- * instead of through the halo: an axis of one rank that the backend can wrap (any axis of a
- * 3-D grid, x or y of a 2-D one; with complex fields, a backend that also advances a Bloch
- * pair: advance_complex), and only when that leaves the halo nothing to exchange, because a
- * halo on any other face steps one at a time through the split ops, which leave the wraps to
- * it. */
-static void choose_wraps(const yee_sim *s, int wrap[3])
+/* The faces the backend's advance keeps itself instead of the halo between steps:
+ * - wrap[a]: a periodic axis of one rank, wrapped onto itself (setup.wrap): any axis of a 3-D
+ *   grid, x or y of a 2-D one, for a backend with advance_wraps (with complex fields, one that
+ *   also advances a Bloch pair: advance_complex);
+ * - link_z: z cut into slabs over several ranks (setup.zlink), real fields, 3-D, at least 2
+ *   planes on every rank, for a backend with advance_links.
+ * Only when that leaves the halo nothing to exchange: a halo on any other face steps one at a
+ * time through the split ops, which leave the wraps and links to it. The same answer on every
+ * rank (from the deck and the fewest planes of any rank), since linked neighbours must both
+ * link. */
+static void choose_faces(const yee_sim *s, int wrap[3], int *link_z)
 {
+    const yee_config *cfg = s->cfg;
     int other = 0;
+    *link_z = 0;
     for (int a = 0; a < 3; a++) {
         wrap[a] = 0;
         if (s->dec.nbr[a][0] == MPI_PROC_NULL && s->dec.nbr[a][1] == MPI_PROC_NULL)
             continue;
-        if ((a < 2 || !s->cfg->two_d) && s->dec.dims[a] == 1 && s->cfg->boundary[a][0] == YEE_BC_PERIODIC &&
-            s->be->advance_wraps && (!s->cfg->complex_fields || s->be->advance_complex))
+        if ((a < 2 || !cfg->two_d) && s->dec.dims[a] == 1 &&
+            cfg->boundary[a][0] == YEE_BC_PERIODIC && s->be->advance_wraps &&
+            (!cfg->complex_fields || s->be->advance_complex))
             wrap[a] = 1;
+        else if (a == 2 && s->dec.dims[2] > 1 && !cfg->two_d && !cfg->complex_fields &&
+                 s->be->advance_links && s->dec.fewest[2] >= 2)
+            *link_z = 1;
         else
             other = 1;
     }
-    for (int a = 0; other && a < 3; a++)
-        wrap[a] = 0;
+    if (other) {
+        for (int a = 0; a < 3; a++)
+            wrap[a] = 0;
+        *link_z = 0;
+    }
 }
 
 /* The backend's setup: the structure of this rank's block, and the tuning the options carry. */
 static int create_backend(yee_sim *s, yee_err *err)
 {
-    choose_wraps(s, s->structure.setup.wrap);
+    choose_faces(s, s->structure.setup.wrap, &s->link_z);
+    s->structure.setup.zlink = s->link_z ? &s->zlink : NULL;
     s->structure.setup.node_rank = s->node_rank;
     s->structure.setup.tuning.cpu_band_rows = s->opt.tuning.cpu_band_rows;
     s->structure.setup.tuning.cpu_sweep_steps = s->opt.tuning.cpu_sweep_steps;
@@ -272,7 +286,11 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     snprintf(s->ckpt_path, sizeof s->ckpt_path, "%s/%s.ckpt",
              cfg->checkpoint_dir[0] ? cfg->checkpoint_dir : cfg->out_dir, cfg->name);
     s->node_rank = node_rank(); /* collective: before any rank can fail alone */
-    int rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, &s->dec, err);
+    int rc = yee_backend_pick(s->opt.backend, &s->be, err);
+    /* slabs along z where the backend links their faces (choose_faces) */
+    const int slabs = rc == YEE_OK && s->be->advance_links && !cfg->two_d && !cfg->complex_fields;
+    if (rc == YEE_OK)
+        rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, slabs, &s->dec, err);
     /* a tensor node reads H one cell above along its axis (kernels/yee_tensor.h), a ghost the
      * halo does not fill */
     if (rc == YEE_OK && cfg->subpixel && cfg->subpixel_tensor && s->nranks > 1)
@@ -281,8 +299,6 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
                       "nodes read H across the subdomain faces, which the halo exchange does not "
                       "carry yet; run one rank or set grid.subpixel_tensor = false",
                       cfg->deck_path, s->nranks);
-    if (rc == YEE_OK)
-        rc = yee_backend_pick(s->opt.backend, &s->be, err);
     /* the error paths so far are the same on every rank; from here on a rank can fail alone */
     if (rc < 0)
         goto fail;
@@ -300,15 +316,17 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
                                 s->opt.tuning.dft_every, &s->dft, err);
     if (rc == YEE_OK)
         rc = yee_monitors_create(cfg, s->structure.n, s->structure.offset, s->be, s->ctx, &s->mon, err);
-    int nbr[3][2]; /* the faces the halo exchanges: not those the backend wraps */
+    int nbr[3][2]; /* the faces the halo exchanges: not those the backend wraps (nor links) */
     for (int a = 0; a < 3; a++)
         for (int side = 0; side < 2; side++)
             nbr[a][side] = s->structure.setup.wrap[a] ? MPI_PROC_NULL : s->dec.nbr[a][side];
     if (rc == YEE_OK)
         rc = yee_halo_create(s->be, s->ctx, s->dec.cart, s->structure.n,
-                             (const int(*)[2])nbr, !s->opt.tuning.no_overlap,
+                             (const int(*)[2])nbr, s->link_z, !s->opt.tuning.no_overlap,
                              s->opt.tuning.cuda_aware_mpi, cfg->complex_fields ? 2 : 1,
                              &s->halo, err);
+    if (rc == YEE_OK)
+        yee_halo_link(s->halo, &s->zlink);
     if (rc == YEE_OK)
         rc = yee_step_setup(s, err);
     if ((rc = yee_sim_sync_status(s, rc, err)) < 0)

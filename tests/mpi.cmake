@@ -23,10 +23,13 @@ ${YEE_MPI_EXEC} -np ${np} ${YEE_MPI_RUN} --ranks ${split} --out '${YEE_MPI_DIR}/
   set_tests_properties(mpi_identical_${split} PROPERTIES FIXTURES_REQUIRED yee_mpi_ref)
 endforeach()
 
-# Ranks chosen by MPI_Dims_create.
+# Ranks chosen by the solver: slabs along z (28 planes, at least 8 per rank), whose linked faces
+# keep the fused steps (solver/decompose.h), so the run must say it took them.
 yee_add_test(NAME mpi_identical_auto3 LABELS mpi PROCESSORS 3 TIMEOUT 300
-  COMMAND sh -c "rm -rf '${YEE_MPI_DIR}/auto3' && \
-${YEE_MPI_EXEC} -np 3 ${YEE_MPI_RUN} --out '${YEE_MPI_DIR}/auto3' && \
+  COMMAND sh -c "rm -rf '${YEE_MPI_DIR}/auto3' && mkdir -p '${YEE_MPI_DIR}' && \
+${YEE_MPI_EXEC} -np 3 '$<TARGET_FILE:yee>' run '${YEE_MPI_SRC}/box.cfg' \
+--out '${YEE_MPI_DIR}/auto3' > '${YEE_MPI_DIR}/auto3.log' 2>&1 && \
+grep -q 'ran in fused sweeps' '${YEE_MPI_DIR}/auto3.log' && \
 '${YEE_PYTHON}' '${YEE_MPI_SRC}/same_fields.py' '${YEE_MPI_DIR}/r1/box.h5' \
 '${YEE_MPI_DIR}/auto3/box.h5' auto3")
 set_tests_properties(mpi_identical_auto3 PROPERTIES FIXTURES_REQUIRED yee_mpi_ref)
@@ -69,6 +72,22 @@ yee_add_test(NAME mpi_ranks_boundaries LABELS mpi PROCESSORS 2 TIMEOUT 600
           --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/boundaries.cfg
           --work ${YEE_MPI_DIR}/ranks_boundaries --ranks 2 3 4
           --splits 4x1x1 1x4x1 1x1x4 2x2x2 4x2x1 2x1x4 1x2x4)
+
+# Slabs along z (--ranks 1x1xP) take fused steps: the backend exchanges the z faces inside its
+# sweeps (setup.zlink, kernels/cpu/wavefront.c face_seams), and must print so, with the bytes of
+# one rank: a cell periodic on all three axes (the top rank's neighbour is rank 0; x and y
+# wrapped by each rank), and a CPML box with a plane wave (TFSF), a Drude sphere, a flux box and
+# a DFT plane (tests/checkpoint/ckpt.cfg), cut on 2, 3 and 4 ranks (down to 6 planes each).
+yee_add_test(NAME mpi_linked_periodic LABELS mpi PROCESSORS 2 TIMEOUT 120
+  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
+          --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/boundaries.cfg
+          --work ${YEE_MPI_DIR}/linked_periodic --ranks --splits 1x1x2 1x1x3 1x1x4
+          --expect "ran in fused sweeps")
+yee_add_test(NAME mpi_linked_tfsf LABELS mpi PROCESSORS 2 TIMEOUT 120
+  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
+          --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
+          --work ${YEE_MPI_DIR}/linked_tfsf --ranks --splits 1x1x2 1x1x3 1x1x4
+          --expect "ran in fused sweeps")
 
 # One OpenMP thread per rank: CI has 2 cores, and spinning threads of 8 oversubscribed ranks
 # would starve each other.

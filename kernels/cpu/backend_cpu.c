@@ -80,6 +80,8 @@ static void cpu_destroy(void *vctx)
         }
     free(c->line_mem);
     c->line_mem = NULL;
+    free(c->link_buf);
+    c->link_buf = NULL;
     free(c->row_span);
     c->row_span = NULL;
     free(c->disp);
@@ -242,6 +244,15 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     }
     c->pair_rows = s->tuning.cpu_band_rows;
     c->sweep_steps = s->tuning.cpu_sweep_steps;
+    if (s->zlink && c->d.stride[2] != 0) {
+        c->link = s->zlink;
+        c->link_buf = (yee_real *)alloc_zeroed(
+            2 * (size_t)c->d.n[0] * (size_t)c->d.n[1] * sizeof(yee_real), &c->bytes);
+        if (!c->link_buf) {
+            cpu_destroy(c);
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "z face buffer");
+        }
+    }
     if (s->ndisp > 0) {
         c->ndisp = s->ndisp;
         c->npol = s->npol;
@@ -454,12 +465,16 @@ int cpu_reference_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_pla
         YEE_TRY(cpu_apply_sources(p, pl->nm, pl->m, err));
     }
     cpu_wrap_all(c, YEE_FIELD_H);
+    YEE_TRY(cpu_link_send(c, YEE_FIELD_H, err));
+    YEE_TRY(cpu_link_recv(c, YEE_FIELD_H, err));
     for (cpu_ctx *p = c; p; p = p->twin) {
         const yee_step_plan *pl = p == c ? plan : plan_im;
         YEE_TRY(cpu_step_e(p, NULL, err));
         YEE_TRY(cpu_apply_sources(p, pl->nj, pl->j, err));
     }
     cpu_wrap_all(c, YEE_FIELD_E);
+    YEE_TRY(cpu_link_send(c, YEE_FIELD_E, err));
+    YEE_TRY(cpu_link_recv(c, YEE_FIELD_E, err));
     for (cpu_ctx *p = c; p; p = p->twin) {
         const yee_step_plan *pl = p == c ? plan : plan_im;
         YEE_TRY(cpu_gather(p, pl->nsamp, pl->samp, pl->samp_out, err));
@@ -642,6 +657,25 @@ static int cpu_halo(cpu_ctx *c, yee_field_kind kind, int axis, int layer, yee_re
     return YEE_OK;
 }
 
+int cpu_link_send(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
+{
+    const int h = kind == YEE_FIELD_H;
+    if (!c->link || !(h ? c->link->high : c->link->low))
+        return YEE_OK;
+    cpu_halo((cpu_ctx *)c, kind, 2, h ? c->d.n[2] - 1 : 0, c->link_buf, 1);
+    return c->link->send(c->link->user, kind, c->link_buf, err);
+}
+
+int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
+{
+    const int h = kind == YEE_FIELD_H;
+    if (!c->link || !(h ? c->link->low : c->link->high))
+        return YEE_OK;
+    YEE_TRY(c->link->recv(c->link->user, kind, c->link_buf, err));
+    cpu_halo((cpu_ctx *)c, kind, 2, h ? -1 : c->d.n[2], c->link_buf, 0);
+    return YEE_OK;
+}
+
 static int cpu_pack_halo(void *vctx, yee_field_kind kind, int axis, int layer, yee_real *buf,
                          yee_err *err)
 {
@@ -807,7 +841,8 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
 }
 
 /* One table for both CPU backends: the reference has no advance, so the solver runs each step
- * through the ops above; the tuned one advances whole steps by the schedules (tuned.c). */
+ * through the ops above; the tuned one advances whole steps by the schedules (tuned.c), keeping
+ * wrapped and linked faces itself (wraps: advance_wraps and advance_links). */
 #define CPU_OPS(name, advance, wraps, advance_complex)                                          \
     {                                                                                            \
         name, cpu_create, cpu_step_h, cpu_step_e, advance, cpu_apply_sources, cpu_dft_create,   \
@@ -815,7 +850,7 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
             cpu_pack_halo, cpu_unpack_halo, cpu_halo_alloc, cpu_halo_free, cpu_gather,          \
             cpu_download, cpu_norms, cpu_bytes, cpu_destroy, cpu_copy_bandwidth,                \
             yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes, cpu_state_transfer, \
-            wraps, advance_complex                                                               \
+            wraps, wraps, advance_complex                                                        \
     }
 
 const yee_backend_ops yee_backend_cpu_reference = CPU_OPS("cpu-reference", NULL, 0, NULL);

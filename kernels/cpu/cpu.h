@@ -101,6 +101,8 @@ typedef struct cpu_ctx {
      * otherwise, and always in the imaginary part. */
     struct cpu_ctx *twin;
     double wrap_phase[2][3][2]; /* [kind][axis] = {cos, sin}: backend.h advance_complex */
+    const yee_face_link *link; /* setup.zlink: the z faces advance exchanges (NULL: none) */
+    yee_real *link_buf;        /* one face message (2 n0 n1 values) */
 } cpu_ctx;
 
 /* The contexts a schedule steps together: c, then its twin when it has one. */
@@ -136,6 +138,12 @@ void cpu_wrap_h_rows(const cpu_ctx *c, int k, int j0, int j1);
 void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1);
 /* Every plane of one field. */
 void cpu_wrap_all(const cpu_ctx *c, yee_field_kind kind);
+/* The linked z faces (c->link, setup.zlink): this rank's face of `kind` to its neighbour (H:
+ * layer n2-1 up, E: layer 0 down), and the neighbour's into the ghost plane (H: -1 from below,
+ * E: n2 from above). No-ops without a link or a neighbour on that side. Serial code only (the
+ * link calls MPI). */
+int cpu_link_send(const cpu_ctx *c, yee_field_kind kind, yee_err *err);
+int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err);
 /* The dispersive nodes of row (j, k) (kernels/yee_ade.h): P^{n+1} from E^n, before the row's
  * E update; the polarization current, after it (and before its PEC nodes). Each node reads and
  * writes only its own E and P, so per row is per node the reference's order. */
@@ -187,8 +195,11 @@ int cpu_advance_complex(void *re, void *im, const double phase[2][3][2], int nst
 /* sweep_fused.c: one step, plane by plane H(k) then E(k). */
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
                    yee_err *err);
-/* wavefront.c: K (2..CPU_SWEEP_MAX) steps in one wavefront; 0 when it cannot take them (a
- * single plane, a current or sample outside the subdomain, no memory), having changed nothing. */
-int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im);
+/* wavefront.c: K (2..CPU_SWEEP_MAX, or 1 with linked z faces) steps in one wavefront: 1; 0
+ * when it cannot take them (a single plane, a current or sample outside the subdomain, no
+ * memory, fewer than 2K planes with wrapped or linked z faces), having changed nothing; a
+ * negative status when a linked face's message fails (err set). */
+int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im,
+                  yee_err *err);
 
 #endif

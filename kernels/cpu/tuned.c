@@ -31,20 +31,34 @@ static int sweep_steps(const cpu_ctx *c, int left)
 static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
                          const yee_step_plan *plan_im, yee_err *err)
 {
-    /* wrapped ghosts as the exchange would have left them (a restart, a state set) */
+    /* wrapped and linked ghosts as the exchange would have left them (a restart, a state set) */
     cpu_wrap_all(c, YEE_FIELD_E);
     cpu_wrap_all(c, YEE_FIELD_H);
+    for (int kind = YEE_FIELD_E; kind <= YEE_FIELD_H; kind++) {
+        YEE_TRY(cpu_link_send(c, (yee_field_kind)kind, err));
+        YEE_TRY(cpu_link_recv(c, (yee_field_kind)kind, err));
+    }
     int s = 0;
     while (s < nsteps) {
         /* a tensor node reads H one plane above it (yee_tensor.h), which the wavefront updates
          * only after the node's E: one step per sweep, its terms after the sweep */
-        const int K = c->ntensor > 0 ? 1 : sweep_steps(c, nsteps - s);
+        int K = c->ntensor > 0 ? 1 : sweep_steps(c, nsteps - s);
+        if (c->link && K > c->d.n[2] / 2) /* a linked face's seam needs 2K planes */
+            K = c->d.n[2] / 2 > 0 ? c->d.n[2] / 2 : 1;
         const yee_step_plan *im = plan_im ? &plan_im[s] : NULL;
-        if (K >= 2 && cpu_wavefront(c, K, &plan[s], im)) {
+        const int took =
+            K >= 2 || (c->link && !c->ntensor) ? cpu_wavefront(c, K, &plan[s], im, err) : 0;
+        if (took < 0)
+            return took;
+        if (took) {
             s += K;
             continue;
         }
-        YEE_TRY(cpu_fused_step(c, &plan[s], im, err));
+        /* the fused sweep does not exchange linked faces; the reference step does */
+        if (c->link)
+            YEE_TRY(cpu_reference_step(c, &plan[s], im, err));
+        else
+            YEE_TRY(cpu_fused_step(c, &plan[s], im, err));
         s++;
     }
     return YEE_OK;

@@ -45,7 +45,9 @@
  * go through the ghost planes, each refreshed right after its source plane at every step
  * (H_s(nz-1) into -1, which E_s(0) reads, also at s = 1 in phase A; E_s(0) into nz, read by
  * H_{s+1}(nz-1), which comes before E_{s+1}(0) in the seam's order): the pair argument again.
- * It needs nz >= 2K (one block: the seam's two halves must not meet). 
+ * It needs nz >= 2K (one block: the seam's two halves must not meet). Linked z faces
+ * (c->link: slabs of one run on several ranks) are seams too, each rank doing its half and the
+ * messages carrying the planes across (face_seams); there K = 1 is taken too. 
  * setup.tuning.cpu_band_rows = n (YEE_CPU_PAIR_ROWS=n) forces bands of about n rows (at least
  * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes take their two
  * ADE stages around their row's E update (cpu_polarize_row, cpu_polarization_current_row): both
@@ -161,11 +163,43 @@ static int wavefront_blocks(const cpu_ctx *c, int K)
     return clamp(most, 1, nt);
 }
 
-int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im)
+/* The seams at the linked z faces (c->link), after phase A, on the calling thread (the link
+ * calls MPI). Each is half a seam: the other half is the neighbour's, and the planes they read
+ * across the face arrive through the ghosts, one message per step and direction, as the
+ * pair argument needs them: for s = 1..K, the top (planes nz-s+1..nz-1, whose H_s(nz-1) reads
+ * E_{s-1} of the upper rank's plane 0, received first; then H_s(nz-1) goes up), then the bottom
+ * (planes 0..s-1 as in seam(), E_s(0) reading H_s of the lower rank's top plane, received first;
+ * then E_s(0) goes down). The top of step s waits only for the upper rank's bottom of step
+ * s-1, which waits only for this rank's top of step s-1: no cycle, whatever the ranks. Last,
+ * the upper rank's E_K(0) into the ghost, as the halo would leave it. */
+static int face_seams(const cpu_ctx *c, int K, int lo, int hi, yee_err *err)
 {
-    if (c->d.n[2] == 1 || K < 2 || K > CPU_SWEEP_MAX)
+    const int ny = c->d.n[1], nz = c->d.n[2];
+    for (int s = 1; s <= K; s++) {
+        if (hi) {
+            if (s > 1)
+                YEE_TRY(cpu_link_recv(c, YEE_FIELD_E, err));
+            for (int p = nz - s + 1; p < nz; p++)
+                rows(c, s - 1, p, 0, ny, ROWS_H | ROWS_E);
+            YEE_TRY(cpu_link_send(c, YEE_FIELD_H, err));
+        }
+        if (lo) {
+            YEE_TRY(cpu_link_recv(c, YEE_FIELD_H, err));
+            for (int p = 0; p <= s - 1; p++)
+                rows(c, s - 1, p, 0, ny, (p < s - 1 ? ROWS_H : 0) | ROWS_E);
+            YEE_TRY(cpu_link_send(c, YEE_FIELD_E, err));
+        }
+    }
+    return hi ? cpu_link_recv(c, YEE_FIELD_E, err) : YEE_OK;
+}
+
+int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im,
+                  yee_err *err)
+{
+    const int lo = c->link && c->link->low, hi = c->link && c->link->high;
+    if (c->d.n[2] == 1 || K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX)
         return 0;
-    if (c->wrap[2] && c->d.n[2] < 2 * K) /* the wrap's seam would meet itself */
+    if ((c->wrap[2] || lo || hi) && c->d.n[2] < 2 * K) /* a face's seam would meet the other */
         return 0;
     for (int s = 0; s < K; s++)
         if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]) ||
@@ -178,10 +212,13 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
         const int t = omp_get_thread_num(), n = omp_get_num_threads();
         const int k0 = (int)((int64_t)nz * t / n), k1 = (int)((int64_t)nz * (t + 1) / n);
         const int wz = c->wrap[2]; /* z wrapped: a seam at the bottom and top faces too */
-        trapezoid(c, K, k0, k1, t > 0 || wz, t < n - 1 || wz, nb);
+        trapezoid(c, K, k0, k1, t > 0 || wz || lo, t < n - 1 || wz || hi, nb);
 #pragma omp barrier
         if (t < n - 1 || wz)
             seam(c, K, k1);
     }
-    return 1;
+    if (!lo && !hi)
+        return 1;
+    const int rc = face_seams(c, K, lo, hi, err);
+    return rc < 0 ? rc : 1;
 }

@@ -12,9 +12,11 @@ kill      crash.cfg killed by SIGKILL (YEE_SIGNAL_AT_STEP=N:KILL) after step 65 
           flush policy (the first frame always flushed) at least one frame survives; killed before
           any frame, the file still opens (it was flushed after creation) with 0 frames.
 term      SIGTERM after step 65 (as Slurm's time limit sends it): exit 3 and a checkpoint, the
-          file closed with the frames up to step 60; `--restart` from the checkpoint ends with
-          exit 0 and every frame and label equal to an uninterrupted run's. On one rank also
-          SIGTERM during a long setup (slow_setup.cfg): exit 3 at once, not after setup.
+          file closed with the frames up to the step it stopped at (65 on one rank, the end of
+          the next stretch of steps on two); `--restart` from the checkpoint ends with exit 0
+          and every frame and label equal to an uninterrupted run's. On one rank also SIGTERM
+          after step 70, a frame step (the frame is written with the checkpoint), and during a
+          long setup (slow_setup.cfg): exit 3 at once, not after setup.
 rankdeath rank 1 killed by SIGKILL after step 65: the job ends (not hangs) within 60 s with a
           non-zero status, and the file keeps the frames flushed before, right.
 nan       a NaN enters the fields after step 25 (YEE_NAN_AT_STEP, as from a NaN in a voxel file):
@@ -30,6 +32,7 @@ frames    frames.cfg: 10 000 frames of one node; the run succeeds, labels are da
           steps/times, the .xmf lists 10 000 frames, the readers read the last one.
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -165,24 +168,37 @@ def frames_total(path):
                    for m in f["/snapshots"] for c in f["/snapshots"][m])
 
 
+def term_at(ref, step, name):
+    """SIGTERM after `step`: exit 3, a checkpoint, the file closed with every frame up to the
+    step the run stopped at (one rank: that step; two agree at the end of the next stretch of
+    fused steps, at most 16 on); the restart ends with every frame of the reference."""
+    out = os.path.join(WORK, name)
+    rc, err = run("crash.cfg", out, {"YEE_SIGNAL_AT_STEP": str(step)})
+    check(name + ": exit 3", rc == 3, "rc=%d %s" % (rc, err[-300:]))
+    m = re.search(r"stopped by SIGTERM at step (\d+)", err)
+    at = int(m.group(1)) if m else -1
+    check(name + ": stopped at step %d" % at, at == step if not MPI else step < at <= step + 16)
+    ckpt = os.path.join(out, "crash.ckpt")
+    check(name + ": checkpoint written", os.path.exists(ckpt))
+    path = os.path.join(out, "crash.h5")
+    want = 2 * (at // 10) + 2 * (at // 30)  # xy every 10 steps, vol every 30, two components
+    check(name + ": file closed with the frames to step %d" % at, frames_total(path) == want,
+          "%d frames, want %d" % (frames_total(path), want))
+    compare_frames(path, os.path.join(ref, "crash.h5"), name, want)
+    rc, err = run("crash.cfg", out, args=["--restart", ckpt])
+    check(name + " restart: exit 0", rc == 0, "rc=%d %s" % (rc, err[-300:]))
+    n = compare_frames(path, os.path.join(ref, "crash.h5"), name + " restarted", 12 + 12 + 4 + 4)
+    check(name + " restart: every frame", n == 32, "%d frames" % n)
+
+
 def mode_term():
     ref = os.path.join(WORK, "ref")
     rc, err = run("crash.cfg", ref, expect=0)
     check("reference run", rc == 0, err[-300:])
-    out = os.path.join(WORK, "term")
-    rc, err = run("crash.cfg", out, {"YEE_SIGNAL_AT_STEP": "65"})
-    check("SIGTERM: exit 3", rc == 3, "rc=%d %s" % (rc, err[-300:]))
-    ckpt = os.path.join(out, "crash.ckpt")
-    check("SIGTERM: checkpoint written", os.path.exists(ckpt))
-    path = os.path.join(out, "crash.h5")
-    check("SIGTERM: file closed with the frames to step 60", frames_total(path) == 6 + 6 + 2 + 2,
-          "%d frames" % frames_total(path))
-    compare_frames(path, os.path.join(ref, "crash.h5"), "SIGTERM", 16)
-    rc, err = run("crash.cfg", out, args=["--restart", ckpt])
-    check("restart: exit 0", rc == 0, "rc=%d %s" % (rc, err[-300:]))
-    n = compare_frames(path, os.path.join(ref, "crash.h5"), "restarted", 12 + 12 + 4 + 4)
-    check("restart: every frame", n == 32, "%d frames" % n)
+    term_at(ref, 65, "SIGTERM")
     if not MPI:
+        # at a frame step: that frame is still on its way when the checkpoint is written
+        term_at(ref, 70, "SIGTERM at a frame step")
         term_during_setup()
 
 

@@ -1,13 +1,15 @@
 """Run one deck on one rank and on several rank counts and splits; require the same output.
 
 usage: ranks_agree.py --yee YEE --mpiexec "mpirun --oversubscribe ..." --deck DECK --work DIR
-                      [--ranks N ...] [--splits AxBxC ...] [--budget CELL_STEPS]
+                      [--ranks N ...] [--splits AxBxC ...] [--budget CELL_STEPS] [--expect TEXT]
 
 The deck is shortened to about BUDGET cell updates (tests/backends_agree.py), run on one rank,
 then under MPI on each rank count (the automatic split) and each explicit split. Every field
 dataset (snapshots, probes, DFT fields) must be identical byte for byte to the one-rank run and
 the flux spectra within 1e-12 relative (tests/mpi/same_fields.py); some dataset must be
-non-zero. One OpenMP thread per rank: the ranks share the machine's cores.
+non-zero. --expect: each MPI run must print TEXT (e.g. that it took fused steps, so a split
+the fast path should take cannot pass by running the halo path). One OpenMP thread per rank:
+the ranks share the machine's cores.
 """
 import argparse
 import os
@@ -28,6 +30,7 @@ def run(cmd):
     if p.returncode != 0:
         print(p.stdout)
         sys.exit(f"FAIL exit {p.returncode}: {' '.join(cmd)}")
+    return p.stdout
 
 
 def main():
@@ -39,6 +42,7 @@ def main():
     ap.add_argument("--ranks", type=int, nargs="*", default=[2, 3, 5, 6, 7])
     ap.add_argument("--splits", nargs="*", default=[])
     ap.add_argument("--budget", type=float, default=2e7)
+    ap.add_argument("--expect", default=None)
     args = ap.parse_args()
     os.environ["OMP_NUM_THREADS"] = "1"
     os.environ["OMP_WAIT_POLICY"] = "passive"
@@ -46,7 +50,7 @@ def main():
     name = os.path.splitext(os.path.basename(args.deck))[0]
     print(f"{args.deck}: {steps} steps ({' '.join(shorten) or 'the whole deck'})")
     shutil.rmtree(args.work, ignore_errors=True)
-    base = [args.yee, "run", args.deck, "--quiet"] + shorten
+    base = [args.yee, "run", args.deck] + ([] if args.expect else ["--quiet"]) + shorten
     ref_dir = os.path.join(args.work, "r1")
     run(base + ["--out", ref_dir])
     h5 = None
@@ -62,7 +66,11 @@ def main():
     nfail = 0
     for label, np_, extra in cases:
         out = os.path.join(args.work, "r" + label)
-        run(shlex.split(args.mpiexec) + ["-np", str(np_)] + base + extra + ["--out", out])
+        log = run(shlex.split(args.mpiexec) + ["-np", str(np_)] + base + extra + ["--out", out])
+        if args.expect and args.expect not in log:
+            print(log)
+            print(f"FAIL {name} on {label} ranks: the run did not print '{args.expect}'")
+            nfail += 1
         fails, top = compare(os.path.join(ref_dir, h5), os.path.join(out, h5),
                              f"{name} {label} ranks", every_dataset_nonzero=False)
         if top == 0.0:
