@@ -2,14 +2,16 @@
 
 usage: ranks_agree.py --yee YEE --mpiexec "mpirun --oversubscribe ..." --deck DECK --work DIR
                       [--ranks N ...] [--splits AxBxC ...] [--budget CELL_STEPS] [--expect TEXT]
+                      [--threads T]
 
 The deck is shortened to about BUDGET cell updates (tests/backends_agree.py), run on one rank,
 then under MPI on each rank count (the automatic split) and each explicit split. Every field
 dataset (snapshots, probes, DFT fields) must be identical byte for byte to the one-rank run and
 the flux spectra within 1e-12 relative (tests/mpi/same_fields.py); some dataset must be
 non-zero. --expect: each MPI run must print TEXT (e.g. that it took fused steps, so a split
-the fast path should take cannot pass by running the halo path). One OpenMP thread per rank:
-the ranks share the machine's cores.
+the fast path should take cannot pass by running the halo path). One OpenMP thread per rank
+(--threads: T in the MPI runs, the one-rank run keeping one): the ranks share the machine's
+cores.
 """
 import argparse
 import os
@@ -43,6 +45,7 @@ def main():
     ap.add_argument("--splits", nargs="*", default=[])
     ap.add_argument("--budget", type=float, default=2e7)
     ap.add_argument("--expect", default=None)
+    ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     os.environ["OMP_NUM_THREADS"] = "1"
     os.environ["OMP_WAIT_POLICY"] = "passive"
@@ -66,6 +69,7 @@ def main():
     nfail = 0
     for label, np_, extra in cases:
         out = os.path.join(args.work, "r" + label)
+        os.environ["OMP_NUM_THREADS"] = str(args.threads)
         log = run(shlex.split(args.mpiexec) + ["-np", str(np_)] + base + extra + ["--out", out])
         if args.expect and args.expect not in log:
             print(log)
