@@ -4,7 +4,9 @@
  * which itself falls back on the reference ops (backend_cpu.c) for a current or sample outside
  * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c). A run with
  * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step. Complex fields
- * (a Bloch cell) take the same schedules for both parts at once (cpu_advance_complex).
+ * (a Bloch cell) take the same schedules for both parts at once (cpu_advance_complex). Linked z
+ * faces (MPI slabs, setup.zlink) take the wavefront for every step, K = 1 included, since only
+ * it and the reference step exchange them.
  */
 #include <omp.h>
 #include <string.h>
