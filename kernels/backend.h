@@ -72,7 +72,8 @@ typedef struct yee_setup {
                                   * so the solver exchanges nothing across it. Only for a
                                   * backend with advance_wraps; the other ops leave them */
     const yee_face_link *zlink;  /* NULL, or the z faces advance exchanges itself (above):
-                                  * only for a backend with advance_links, 3-D, real fields;
+                                  * only for a backend with advance_links, 3-D (complex
+                                  * fields: both parts in one message, advance_complex);
                                   * the link outlives the backend and is read at each advance */
     int pol2d;                   /* a 2-D run (dims.stride[2] = 0) of one polarization:
                                   * YEE_POL_TM or YEE_POL_TE store and advance only its three

@@ -26,8 +26,9 @@ typedef struct yee_decomposition {
 /* Decomposes cfg's grid over the nranks of MPI_COMM_WORLD (ranks: per axis as --ranks gives them,
  * all 0 to choose) and finds this rank's block. Chosen, the split is the one with the least cut
  * area, unless prefer_z_slabs (the backend keeps the fast schedules on slabs along z: its
- * advance_links) and z has at least 8 planes per rank: then 1 x 1 x nranks, whose ranks step
- * about twice as fast as the halo's one step at a time (docs/performance.md). Collective.
+ * advance_links, and advance_complex for complex fields) and z has at least 8 planes per
+ * rank: then 1 x 1 x nranks, whose ranks step about twice as fast as the halo's one step at a
+ * time (docs/performance.md). Collective.
  * YEE_ERR_USAGE (ranks that do not fit the grid), YEE_ERR_MPI. */
 int yee_decompose(const yee_config *cfg, int nranks, int rank, const int ranks[3],
                   int prefer_z_slabs, yee_decomposition *out, yee_err *err);

@@ -37,7 +37,7 @@ typedef struct yee_halo_stats {
 /* Sets up the exchange of a subdomain of n cells with neighbours nbr[axis][0 low, 1 high]
  * (MPI_PROC_NULL: none) on communicator cart, allocating its buffers from the backend. link_z:
  * the z faces are the backend's to exchange inside its advance, through yee_halo_link, and the
- * halo's steps leave them alone (the backend must have advance_links; real fields). overlap:
+ * halo's steps leave them alone (the backend must have advance_links). overlap:
  * split the updates around the exchange (0: exchange, then update, for measurements);
  * cuda_aware: 0 ask the MPI library whether it reads device memory, 1 it does, -1 it does not.
  * parts: 1 for real fields, 2 for complex ones (a message carries both parts, backend.h).

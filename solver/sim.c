@@ -213,8 +213,8 @@ static void set_bloch_phases(yee_sim *s)
  * - wrap[a]: a periodic axis of one rank, wrapped onto itself (setup.wrap): any axis of a 3-D
  *   grid, x or y of a 2-D one, for a backend with advance_wraps (with complex fields, one that
  *   also advances a Bloch pair: advance_complex);
- * - link_z: z cut into slabs over several ranks (setup.zlink), real fields, 3-D, at least 2
- *   planes on every rank, for a backend with advance_links.
+ * - link_z: z cut into slabs over several ranks (setup.zlink), 3-D, at least 2 planes on every
+ *   rank, for a backend with advance_links (and advance_complex with complex fields).
  * Only when that leaves the halo nothing to exchange: a halo on any other face steps one at a
  * time through the split ops, which leave the wraps and links to it. The same answer on every
  * rank (from the deck and the fewest planes of any rank), since linked neighbours must both
@@ -232,8 +232,8 @@ static void choose_faces(const yee_sim *s, int wrap[3], int *link_z)
             cfg->boundary[a][0] == YEE_BC_PERIODIC && s->be->advance_wraps &&
             (!cfg->complex_fields || s->be->advance_complex))
             wrap[a] = 1;
-        else if (a == 2 && s->dec.dims[2] > 1 && !cfg->two_d && !cfg->complex_fields &&
-                 s->be->advance_links && s->dec.fewest[2] >= 2)
+        else if (a == 2 && s->dec.dims[2] > 1 && !cfg->two_d && s->be->advance_links &&
+                 (!cfg->complex_fields || s->be->advance_complex) && s->dec.fewest[2] >= 2)
             *link_z = 1;
         else
             other = 1;
@@ -288,7 +288,8 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     s->node_rank = node_rank(); /* collective: before any rank can fail alone */
     int rc = yee_backend_pick(s->opt.backend, &s->be, err);
     /* slabs along z where the backend links their faces (choose_faces) */
-    const int slabs = rc == YEE_OK && s->be->advance_links && !cfg->two_d && !cfg->complex_fields;
+    const int slabs = rc == YEE_OK && s->be->advance_links && !cfg->two_d &&
+                      (!cfg->complex_fields || s->be->advance_complex);
     if (rc == YEE_OK)
         rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, slabs, &s->dec, err);
     /* a tensor node reads H one cell above along its axis (kernels/yee_tensor.h), a ghost the

@@ -88,6 +88,12 @@ yee_add_test(NAME mpi_linked_tfsf LABELS mpi PROCESSORS 2 TIMEOUT 120
           --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
           --work ${YEE_MPI_DIR}/linked_tfsf --ranks --splits 1x1x2 1x1x3 1x1x4
           --expect "ran in fused sweeps")
+# a Bloch cell (complex fields, both parts per message, the factor across the cell's z face)
+yee_add_test(NAME mpi_linked_bloch LABELS mpi PROCESSORS 2 TIMEOUT 120
+  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
+          --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/bloch_z.cfg
+          --work ${YEE_MPI_DIR}/linked_bloch --ranks --splits 1x1x2 1x1x3
+          --expect "ran in fused sweeps")
 # and with 2 threads per rank: blocks of planes, their seams inside a rank, then the faces
 yee_add_test(NAME mpi_linked_threads LABELS mpi PROCESSORS 2 TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>

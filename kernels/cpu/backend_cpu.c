@@ -246,8 +246,9 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     c->sweep_steps = s->tuning.cpu_sweep_steps;
     if (s->zlink && c->d.stride[2] != 0) {
         c->link = s->zlink;
+        /* room for both parts of a complex field's face (a twin's rides in the same message) */
         c->link_buf = (yee_real *)alloc_zeroed(
-            2 * (size_t)c->d.n[0] * (size_t)c->d.n[1] * sizeof(yee_real), &c->bytes);
+            4 * (size_t)c->d.n[0] * (size_t)c->d.n[1] * sizeof(yee_real), &c->bytes);
         if (!c->link_buf) {
             cpu_destroy(c);
             return YEE_FAIL(err, YEE_ERR_NOMEM, "z face buffer");
@@ -657,22 +658,43 @@ static int cpu_halo(cpu_ctx *c, yee_field_kind kind, int axis, int layer, yee_re
     return YEE_OK;
 }
 
+/* A face message is the two components of each part (a twin's after the real part's), as the
+ * complex backend's pack_halo lays them out. */
 int cpu_link_send(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
 {
     const int h = kind == YEE_FIELD_H;
     if (!c->link || !(h ? c->link->high : c->link->low))
         return YEE_OK;
-    cpu_halo((cpu_ctx *)c, kind, 2, h ? c->d.n[2] - 1 : 0, c->link_buf, 1);
+    const size_t half = 2 * (size_t)c->d.n[0] * (size_t)c->d.n[1];
+    const int layer = h ? c->d.n[2] - 1 : 0;
+    cpu_halo((cpu_ctx *)c, kind, 2, layer, c->link_buf, 1);
+    if (c->twin)
+        cpu_halo(c->twin, kind, 2, layer, c->link_buf + half, 1);
     return c->link->send(c->link->user, kind, c->link_buf, err);
 }
 
+/* With a twin, the pair takes the Bloch factor of this face (1 but at the domain's faces), with
+ * the arithmetic of the complex backend's unpack_halo. */
 int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
 {
     const int h = kind == YEE_FIELD_H;
     if (!c->link || !(h ? c->link->low : c->link->high))
         return YEE_OK;
     YEE_TRY(c->link->recv(c->link->user, kind, c->link_buf, err));
-    cpu_halo((cpu_ctx *)c, kind, 2, h ? -1 : c->d.n[2], c->link_buf, 0);
+    const int ghost = h ? -1 : c->d.n[2];
+    if (c->twin) {
+        const size_t half = 2 * (size_t)c->d.n[0] * (size_t)c->d.n[1];
+        const double cs = c->wrap_phase[kind][2][0], sn = c->wrap_phase[kind][2][1];
+        yee_real *re = c->link_buf, *im = c->link_buf + half;
+        if (cs != 1.0 || sn != 0.0)
+            for (size_t q = 0; q < half; q++) {
+                const double r = re[q], m = im[q];
+                re[q] = (yee_real)(cs * r - sn * m);
+                im[q] = (yee_real)(sn * r + cs * m);
+            }
+        cpu_halo(c->twin, kind, 2, ghost, im, 0);
+    }
+    cpu_halo((cpu_ctx *)c, kind, 2, ghost, c->link_buf, 0);
     return YEE_OK;
 }
 
