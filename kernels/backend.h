@@ -294,6 +294,16 @@ int yee_backend_complex_create(const yee_backend_ops *inner, const yee_setup *s,
  * is unpacked (the value across a Bloch face); 1 (no change) until set. */
 void yee_backend_complex_set_phase(void *ctx, yee_field_kind kind, int axis, double cos_phi,
                                    double sin_phi);
+/* One value pair (re, im) times exp(i phi): in double, rounded once. Every path that applies a
+ * Bloch factor (the complex unpack_halo, the CPU backend's wraps and linked faces) calls this,
+ * so they agree bit for bit. The inputs are taken by value: out may alias them. */
+static inline void yee_bloch_rotate(double cos_phi, double sin_phi, yee_real re, yee_real im,
+                                    yee_real *out_re, yee_real *out_im)
+{
+    const double r = re, m = im;
+    *out_re = (yee_real)(cos_phi * r - sin_phi * m);
+    *out_im = (yee_real)(sin_phi * r + cos_phi * m);
+}
 
 /* ---- bookkeeping every backend shares (kernels/backend.c) ---- */
 

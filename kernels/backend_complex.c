@@ -308,11 +308,8 @@ static int complex_unpack_halo(void *vctx, yee_field_kind kind, int axis, int la
     const double cs = c->phase[kind][axis][0], sn = c->phase[kind][axis][1];
     const yee_real *src = buf;
     if (cs != 1.0 || sn != 0.0) {
-        for (size_t q = 0; q < half; q++) {
-            const double re = buf[q], im = buf[half + q];
-            c->mixed[q] = (yee_real)(cs * re - sn * im);
-            c->mixed[half + q] = (yee_real)(sn * re + cs * im);
-        }
+        for (size_t q = 0; q < half; q++)
+            yee_bloch_rotate(cs, sn, buf[q], buf[half + q], &c->mixed[q], &c->mixed[half + q]);
         src = c->mixed;
     }
     YEE_TRY(c->be->unpack_halo(c->part[0], kind, axis, layer, src, err));

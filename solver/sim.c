@@ -219,6 +219,18 @@ static void set_bloch_phases(yee_sim *s)
  * time through the split ops, which leave the wraps and links to it. The same answer on every
  * rank (from the deck and the fewest planes of any rank), since linked neighbours must both
  * link. */
+static int takes_complex(const yee_sim *s)
+{
+    return !s->cfg->complex_fields || s->be->advance_complex;
+}
+
+/* The backend can keep z slabs' faces itself: the condition of link_z below but the ranks',
+ * which the decomposition also asks (it prefers slabs where this holds). */
+static int can_link_z(const yee_sim *s)
+{
+    return s->be->advance_links && !s->cfg->two_d && takes_complex(s);
+}
+
 static void choose_faces(const yee_sim *s, int wrap[3], int *link_z)
 {
     const yee_config *cfg = s->cfg;
@@ -229,11 +241,9 @@ static void choose_faces(const yee_sim *s, int wrap[3], int *link_z)
         if (s->dec.nbr[a][0] == MPI_PROC_NULL && s->dec.nbr[a][1] == MPI_PROC_NULL)
             continue;
         if ((a < 2 || !cfg->two_d) && s->dec.dims[a] == 1 &&
-            cfg->boundary[a][0] == YEE_BC_PERIODIC && s->be->advance_wraps &&
-            (!cfg->complex_fields || s->be->advance_complex))
+            cfg->boundary[a][0] == YEE_BC_PERIODIC && s->be->advance_wraps && takes_complex(s))
             wrap[a] = 1;
-        else if (a == 2 && s->dec.dims[2] > 1 && !cfg->two_d && s->be->advance_links &&
-                 (!cfg->complex_fields || s->be->advance_complex) && s->dec.fewest[2] >= 2)
+        else if (a == 2 && s->dec.dims[2] > 1 && s->dec.fewest[2] >= 2 && can_link_z(s))
             *link_z = 1;
         else
             other = 1;
@@ -288,8 +298,7 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
     s->node_rank = node_rank(); /* collective: before any rank can fail alone */
     int rc = yee_backend_pick(s->opt.backend, &s->be, err);
     /* slabs along z where the backend links their faces (choose_faces) */
-    const int slabs = rc == YEE_OK && s->be->advance_links && !cfg->two_d &&
-                      (!cfg->complex_fields || s->be->advance_complex);
+    const int slabs = rc == YEE_OK && can_link_z(s);
     if (rc == YEE_OK)
         rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, slabs, &s->dec, err);
     /* a tensor node reads H one cell above along its axis (kernels/yee_tensor.h), a ghost the

@@ -687,11 +687,8 @@ int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
         const double cs = c->wrap_phase[kind][2][0], sn = c->wrap_phase[kind][2][1];
         yee_real *re = c->link_buf, *im = c->link_buf + half;
         if (cs != 1.0 || sn != 0.0)
-            for (size_t q = 0; q < half; q++) {
-                const double r = re[q], m = im[q];
-                re[q] = (yee_real)(cs * r - sn * m);
-                im[q] = (yee_real)(sn * r + cs * m);
-            }
+            for (size_t q = 0; q < half; q++)
+                yee_bloch_rotate(cs, sn, re[q], im[q], &re[q], &im[q]);
         cpu_halo(c->twin, kind, 2, ghost, im, 0);
     }
     cpu_halo((cpu_ctx *)c, kind, 2, ghost, c->link_buf, 0);

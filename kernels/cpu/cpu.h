@@ -102,7 +102,7 @@ typedef struct cpu_ctx {
     struct cpu_ctx *twin;
     double wrap_phase[2][3][2]; /* [kind][axis] = {cos, sin}: backend.h advance_complex */
     const yee_face_link *link; /* setup.zlink: the z faces advance exchanges (NULL: none) */
-    yee_real *link_buf;        /* one face message (2 n0 n1 values) */
+    yee_real *link_buf;        /* one face message: 2 n0 n1 values per part, room for two */
 } cpu_ctx;
 
 /* The contexts a schedule steps together: c, then its twin when it has one. */

@@ -295,16 +295,6 @@ void cpu_pmc_row(const cpu_ctx *c, int j, int k)
     row_walls(c, j, k, c->pmc_low, yee_pmc_low);
 }
 
-/* One wrapped ghost value of a complex pair, as complex_unpack_halo computes it (double
- * arithmetic, then rounded to the field's precision). */
-static inline void rotate(yee_real *re, yee_real *im, int64_t to, int64_t from, double cs,
-                          double sn)
-{
-    const double r = re[from], m = im[from];
-    re[to] = (yee_real)(cs * r - sn * m);
-    im[to] = (yee_real)(sn * r + cs * m);
-}
-
 static yee_real *field(const cpu_ctx *c, yee_field_kind kind, int comp)
 {
     return (kind == YEE_FIELD_E ? c->f.e : c->f.h)[comp];
@@ -325,7 +315,7 @@ static void wrap_run(const cpu_ctx *c, yee_field_kind kind, int comp, int64_t ds
     }
     yee_real *re = field(c, kind, comp), *im = field(c->twin, kind, comp);
     for (int q = 0; q < n; q++)
-        rotate(re, im, dst + q, src + q, cs, sn);
+        yee_bloch_rotate(cs, sn, re[src + q], im[src + q], &re[dst + q], &im[dst + q]);
 }
 
 /* The components of `kind` tangential to axis a, from layer `from` into ghost layer `to`: for
