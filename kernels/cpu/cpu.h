@@ -16,9 +16,9 @@
 
 #include "kernels/backend.h"
 
-/* A step's currents and samples sorted for a sweep over planes: the magnetic currents by row
- * (m_start[r] .. m_start[r+1] index m_order, row r = j + k ny), the electric ones and the
- * samples by plane, each in list order (so each cell gets its additions in list order). The
+/* A step's currents and samples sorted for a sweep over rows: each kind by row (m_start[r] ..
+ * m_start[r+1] index m_order, row r = j + k ny; j_ and s_ the same), in list order within a row
+ * (so each cell gets its additions in list order). The
  * arrays are the context's scratch, kept from step to step (no allocation per step); a kind with
  * no entries has no buckets. */
 typedef struct cpu_step_lists {
@@ -159,7 +159,7 @@ int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_l
 void cpu_step_lists_free(cpu_step_lists *l);
 /* H rows [j0, j1) of plane k, each followed by its magnetic currents. */
 void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
-/* The electric currents of plane k in rows [j0, j1), in list order. */
+/* The electric currents of plane k in rows [j0, j1), row by row, in list order within a row. */
 void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
 /* The samples of plane k in rows [j0, j1) into plan->samp_out. */
 void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
@@ -196,10 +196,12 @@ int cpu_advance_complex(void *re, void *im, const double phase[2][3][2], int nst
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
                    yee_err *err);
 /* wavefront.c: K (2..CPU_SWEEP_MAX, or 1 with linked z faces) steps in one wavefront: 1; 0
- * when it cannot take them (a single plane, a current or sample outside the subdomain, no
- * memory, fewer than 2K planes with wrapped or linked z faces), having changed nothing; a
- * negative status when a linked face's message fails (err set). */
+ * when it cannot take them (a current or sample outside the subdomain, no memory, fewer than 2K
+ * layers with the wavefront's axis wrapped or linked), having changed nothing; a negative status
+ * when a linked face's message fails (err set). */
 int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_plan *plan_im,
                   yee_err *err);
+/* The layers the wavefront sweeps: the planes, or a single plane's rows (a 2-D run). */
+int cpu_wavefront_layers(const cpu_ctx *c);
 
 #endif

@@ -468,18 +468,18 @@ int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_l
         const yee_point_current *p = &plan->j[q];
         if (p->comp < YEE_EX || p->comp > YEE_EZ || !inside(c, p->i, p->j, p->k))
             return 0;
-        l->key[q] = p->k;
+        l->key[q] = (int)(p->j + (int64_t)p->k * ny);
     }
-    if (nj && !bucket_sort(l, nz, nj, &l->j_start, &l->j_start_cap, &l->j_order,
+    if (nj && !bucket_sort(l, (int64_t)ny * nz, nj, &l->j_start, &l->j_start_cap, &l->j_order,
                            &l->j_order_cap))
         return 0;
     for (int q = 0; q < ns; q++) {
         const yee_sample *p = &plan->samp[q];
         if (p->comp < 0 || p->comp >= YEE_NCOMP || !inside(c, p->i, p->j, p->k))
             return 0;
-        l->key[q] = p->k;
+        l->key[q] = (int)(p->j + (int64_t)p->k * ny);
     }
-    if (ns && !bucket_sort(l, nz, ns, &l->s_start, &l->s_start_cap, &l->s_order,
+    if (ns && !bucket_sort(l, (int64_t)ny * nz, ns, &l->s_start, &l->s_start_cap, &l->s_order,
                            &l->s_order_cap))
         return 0;
     return 1;
@@ -516,21 +516,19 @@ void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j
 {
     if (l->plan->nj <= 0)
         return;
-    for (int q = l->j_start[k]; q < l->j_start[k + 1]; q++) {
-        const yee_point_current *p = &l->plan->j[l->j_order[q]];
-        if (p->j >= j0 && p->j < j1)
-            cpu_add_current(c, p);
-    }
+    const int64_t row0 = (int64_t)k * c->d.n[1];
+    for (int q = l->j_start[row0 + j0]; q < l->j_start[row0 + j1]; q++)
+        cpu_add_current(c, &l->plan->j[l->j_order[q]]);
 }
 
 void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
 {
     if (l->plan->nsamp <= 0)
         return;
-    for (int q = l->s_start[k]; q < l->s_start[k + 1]; q++) {
+    const int64_t row0 = (int64_t)k * c->d.n[1];
+    for (int q = l->s_start[row0 + j0]; q < l->s_start[row0 + j1]; q++) {
         const int at = l->s_order[q];
         const yee_sample *p = &l->plan->samp[at];
-        if (p->j >= j0 && p->j < j1)
-            l->plan->samp_out[at] = yee_component_array(c->f, p->comp)[yee_idx(c->d, p->i, p->j, p->k)];
+        l->plan->samp_out[at] = yee_component_array(c->f, p->comp)[yee_idx(c->d, p->i, p->j, p->k)];
     }
 }

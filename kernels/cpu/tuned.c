@@ -1,6 +1,6 @@
 /* kernels/cpu/tuned.c -- the advance op of the "cpu" backend: whole steps by the fastest
  * schedule that takes them. K steps at a time by the wavefront (wavefront.c), a step left over
- * (or one the wavefront does not take: a 2-D run's one plane) by the fused sweep (sweep_fused.c),
+ * (or one the wavefront does not take) by the fused sweep (sweep_fused.c),
  * which itself falls back on the reference ops (backend_cpu.c) for a current or sample outside
  * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c). A run with
  * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step. Complex fields
@@ -16,14 +16,14 @@
 #define DEFAULT_SWEEP_STEPS 4 /* docs/performance.md, "Steps per sweep" */
 
 /* Steps for the next sweep, with `left` steps to go: those asked for (or the default), no more
- * than leave every thread a block of 2K planes (but 2 when even that does not), no more than
- * left. */
+ * than leave every thread a block of 2K layers (planes, or a 2-D run's rows; but 2 when even that
+ * does not), no more than left. */
 static int sweep_steps(const cpu_ctx *c, int left)
 {
     int K = c->sweep_steps > 0 ? c->sweep_steps : DEFAULT_SWEEP_STEPS;
     if (K > CPU_SWEEP_MAX)
         K = CPU_SWEEP_MAX;
-    const int fit = c->d.n[2] / (2 * omp_get_max_threads());
+    const int fit = cpu_wavefront_layers(c) / (2 * omp_get_max_threads());
     if (c->sweep_steps <= 0 && K > fit)
         K = fit < 2 ? 2 : fit;
     return K < left ? K : left;

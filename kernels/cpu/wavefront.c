@@ -47,7 +47,14 @@
  * H_{s+1}(nz-1), which comes before E_{s+1}(0) in the seam's order): the pair argument again.
  * It needs nz >= 2K (one block: the seam's two halves must not meet). Linked z faces
  * (c->link: slabs of one run on several ranks) are seams too, each rank doing its half and the
- * messages carrying the planes across (face_seams); there K = 1 is taken too. 
+ * messages carrying the planes across (face_seams); there K = 1 is taken too.
+ * A single plane (a 2-D run, where stride[2] = 0 makes every z neighbour the cell's own plane, or
+ * a 3-D run one cell thick) is the same wavefront with its rows as the layers: "plane p" above
+ * reads "row p of plane 0", the same argument since H reads E at j+1 and E reads H at j-1, the
+ * threads own blocks of at least 2K rows, and the live data is K + 2 rows of each array (no
+ * bands). A wrapped y axis is then the wrapped axis whose faces are a seam (the ghost rows -1
+ * and ny refreshed right after their source rows); a wrapped z axis of such a plane only copies
+ * each row into its own ghosts, right after the row, which nothing reads before then.
  * setup.tuning.cpu_band_rows = n (YEE_CPU_PAIR_ROWS=n) forces bands of about n rows (at least
  * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes take their two
  * ADE stages around their row's E update (cpu_polarize_row, cpu_polarization_current_row): both
@@ -102,9 +109,33 @@ static void rows(const cpu_ctx *c, int s, int k, int j0, int j1, int what)
     CPU_PARTS(p, c) cpu_plane_samples(p, &p->lists[s], k, j0, j1);
 }
 
-/* Bands per block: about BAND_BYTES of live rows each (or c->pair_rows rows), at least K rows. */
+/* A single plane (a 2-D run, or a 3-D one a cell thick) is swept row by row: its rows are the
+ * wavefront's layers, and a layer's data is one row of each array (header comment). */
+static int one_plane(const cpu_ctx *c)
+{
+    return c->d.n[2] == 1;
+}
+
+int cpu_wavefront_layers(const cpu_ctx *c)
+{
+    return one_plane(c) ? c->d.n[1] : c->d.n[2];
+}
+
+/* Layer p (step s, what): plane p's rows [j0, j1) (one band), or with one plane its row p. */
+static void layer(const cpu_ctx *c, int s, int p, int j0, int j1, int what)
+{
+    if (one_plane(c))
+        rows(c, s, 0, p, p + 1, what);
+    else
+        rows(c, s, p, j0, j1, what);
+}
+
+/* Bands per block: about BAND_BYTES of live rows each (or c->pair_rows rows), at least K rows;
+ * one with a single plane, whose K + 2 live rows are small already. */
 static int bands(const cpu_ctx *c, int K)
 {
+    if (one_plane(c))
+        return 1;
     const int nx = c->d.n[0], ny = c->d.n[1];
     const int64_t row_bytes = (c->twin ? 2 : 1) * 6 * (int64_t)(K + 1) *
                               (int64_t)(nx + 2 * YEE_HALO) * (int64_t)sizeof(yee_real);
@@ -122,8 +153,8 @@ static int clamp(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Phase A of block [k0, k1): the trapezoid, band by band; shrink_lo / shrink_hi where a seam
- * lies below / above. */
+/* Phase A of block [k0, k1) of layers: the trapezoid, band by band; shrink_lo / shrink_hi where
+ * a seam lies below / above. */
 static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, int shrink_hi,
                       int nb)
 {
@@ -139,27 +170,27 @@ static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, in
                 if (!what)
                     continue;
                 const int j0 = b == 0 ? 0 : ja - (s - 1), j1 = b == nb - 1 ? ny : jb - (s - 1);
-                rows(c, s - 1, p, j0, j1, what);
+                layer(c, s - 1, p, j0, j1, what);
             }
     }
 }
 
-/* Phase B of the seam at plane k1: the inverted triangle, one step at a time. The seam of a
- * wrapped z axis is k1 = nz, its planes above the top those from 0 up (p - nz). */
+/* Phase B of the seam at layer k1: the inverted triangle, one step at a time. The seam of a
+ * wrapped axis is k1 = n (the layers), its layers above the top those from 0 up (p - n). */
 static void seam(const cpu_ctx *c, int K, int k1)
 {
-    const int ny = c->d.n[1], nz = c->d.n[2];
+    const int ny = c->d.n[1], n = cpu_wavefront_layers(c);
     for (int s = 1; s <= K; s++)
         for (int p = k1 - s + 1; p <= k1 + s - 1; p++)
-            rows(c, s - 1, p < nz ? p : p - nz, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
+            layer(c, s - 1, p < n ? p : p - n, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
 }
 
-/* The blocks of planes (threads) of a K-step wavefront: at most one per thread, each of at
- * least 2K planes, and at least one. */
+/* The blocks of layers (threads) of a K-step wavefront: at most one per thread, each of at
+ * least 2K layers, and at least one. */
 static int wavefront_blocks(const cpu_ctx *c, int K)
 {
     const int nt = omp_get_max_threads();
-    const int most = c->d.n[2] / (2 * K);
+    const int most = cpu_wavefront_layers(c) / (2 * K);
     return clamp(most, 1, nt);
 }
 
@@ -197,24 +228,27 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
                   yee_err *err)
 {
     const int lo = c->link && c->link->low, hi = c->link && c->link->high;
-    if (c->d.n[2] == 1 || K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX)
+    const int n = cpu_wavefront_layers(c);
+    /* the wrapped axis whose faces are a seam: y with one plane (z's ghosts are then the row's
+     * own, refreshed after it: rows.c cpu_wrap_*), else z */
+    const int wrapped = one_plane(c) ? c->wrap[1] : c->wrap[2];
+    if (K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX || (c->link && one_plane(c)))
         return 0;
-    if ((c->wrap[2] || lo || hi) && c->d.n[2] < 2 * K) /* a face's seam would meet the other */
+    if ((wrapped || lo || hi) && n < 2 * K) /* a face's seam would meet the other */
         return 0;
     for (int s = 0; s < K; s++)
         if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]) ||
             (c->twin && !cpu_step_lists_build(c->twin, &plan_im[s], &c->twin->lists[s])))
             return 0;
-    const int nz = c->d.n[2];
     const int nb = bands(c, K), nblk = wavefront_blocks(c, K);
 #pragma omp parallel num_threads(nblk)
     {
-        const int t = omp_get_thread_num(), n = omp_get_num_threads();
-        const int k0 = (int)((int64_t)nz * t / n), k1 = (int)((int64_t)nz * (t + 1) / n);
-        const int wz = c->wrap[2]; /* z wrapped: a seam at the bottom and top faces too */
-        trapezoid(c, K, k0, k1, t > 0 || wz || lo, t < n - 1 || wz || hi, nb);
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        const int k0 = (int)((int64_t)n * t / nt), k1 = (int)((int64_t)n * (t + 1) / nt);
+        /* a wrapped axis: a seam at the bottom and top faces too */
+        trapezoid(c, K, k0, k1, t > 0 || wrapped || lo, t < nt - 1 || wrapped || hi, nb);
 #pragma omp barrier
-        if (t < n - 1 || wz)
+        if (t < nt - 1 || wrapped)
             seam(c, K, k1);
     }
     if (!lo && !hi)

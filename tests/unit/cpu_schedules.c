@@ -10,7 +10,8 @@
  * (several currents in one cell, some on the first and last planes and rows). The samples after
  * every step and all parts (fields and psi) at the end must agree with memcmp, for 1 to 3
  * threads (thread blocks of planes down to one plane, and an empty one) and several band
- * heights (setup.tuning.cpu_band_rows), on a single plane (threads share its rows); and on a
+ * heights (setup.tuning.cpu_band_rows), on a single plane (3-D one cell thick, and 2-D runs of
+ * each polarization with z stride 0: the wavefront's layers are then the rows); and on a
  * setup with dispersive nodes, which the fused single-step sweep takes (the wavefront does
  * not): same bytes. And complex fields (a Bloch cell): two contexts of each backend under
  * yee_backend_complex, wrapped axes with random Bloch factors (one of them 1), complex current
@@ -36,7 +37,26 @@ typedef struct geom {
     int wrap[3];   /* periodic onto itself (no CPML or walls there): setup.wrap for the tuned
                     * backend, pack_halo + unpack_halo after each step's currents for the
                     * reference, as the solver's halo */
+    int two_d;     /* 1 + YEE_POL_*: a 2-D run (one plane, z stride 0) of that polarization,
+                    * whose currents, samples and dispersive nodes take its components */
 } geom;
+
+/* Component c (0..5) as the geometry has it: itself in 3-D and in a 2-D run of both
+ * polarizations; else the polarization's component of the same kind (electric or magnetic). */
+static int comp_of(const geom *g, int c)
+{
+    if (g->two_d - 1 == YEE_POL_TM)
+        return YEE_IS_ELECTRIC(c) ? YEE_EZ : YEE_HX + c % 2;
+    if (g->two_d - 1 == YEE_POL_TE)
+        return YEE_IS_ELECTRIC(c) ? YEE_EX + c % 2 : YEE_HZ;
+    return c;
+}
+
+/* Plane k of the geometry, clipped to its planes (a single plane takes every k as 0). */
+static int plane_of(const geom *g, int k)
+{
+    return k < 0 ? 0 : k >= g->n[2] ? g->n[2] - 1 : k;
+}
 
 /* Everything a setup points to, owned here. */
 typedef struct owned {
@@ -52,7 +72,12 @@ static void build(const geom *g, test_rng *r, owned *o)
 {
     memset(o, 0, sizeof *o);
     yee_setup *s = &o->s;
-    const int64_t total = test_dims(s, g->n);
+    int64_t total = test_dims(s, g->n);
+    if (g->two_d) {
+        total /= g->n[2] + 2 * YEE_HALO; /* one plane: stride[2] = 0, as yee_dims_of makes it */
+        s->dims.stride[2] = 0;
+        s->pol2d = g->two_d - 1;
+    }
     s->nmat = 4;
     for (int m = 0; m < 4; m++) {
         o->ca[m] = m == 0 ? (yee_real)1.0 : test_rval(r, 0.8, 1.0);
@@ -64,7 +89,7 @@ static void build(const geom *g, test_rng *r, owned *o)
     /* materials 1..3 at random in a block away from the corner; material 0 elsewhere */
     for (int a = 0; a < 3; a++) {
         o->mat[a] = (uint8_t *)calloc((size_t)total, 1);
-        for (int k = g->n[2] / 4; k < 3 * g->n[2] / 4; k++)
+        for (int k = g->n[2] / 4; k < 3 * g->n[2] / 4 || k == 0; k++) /* a single plane: k = 0 */
             for (int j = g->n[1] / 3; j < 2 * g->n[1] / 3; j++)
                 for (int i = 2; i < g->n[0] - 3; i++)
                     o->mat[a][yee_idx(s->dims, i, j, k)] = (uint8_t)(1 + test_below(r, 3));
@@ -116,7 +141,7 @@ static void add_dispersion(const geom *g, owned *o)
         memset(&o->disp[q], 0, sizeof o->disp[q]);
         o->disp[q].c = yee_idx(o->s.dims, at[q][0], at[q][1], at[q][2]);
         o->disp[q].p_off = 2 * q;
-        o->disp[q].comp = at[q][3];
+        o->disp[q].comp = comp_of(g, at[q][3]);
         o->disp[q].pole0 = q % 2;
         o->disp[q].npole = 1;
     }
@@ -158,10 +183,10 @@ static void currents(const geom *g, int step, int cplx, yee_point_current *m, in
     *nm = *nj = 0;
     for (int q = 0; q < NCUR; q++) {
         yee_point_current c;
-        c.comp = at[q][0];
+        c.comp = comp_of(g, at[q][0]);
         c.i = at[q][1];
         c.j = at[q][2];
-        c.k = at[q][3];
+        c.k = plane_of(g, at[q][3]);
         c.j_value = (yee_real)(0.3 * (q + 1) + 0.17 * step) * (q % 2 ? 1 : -1);
         c.j_imag = 0;
         if (cplx && q % 3 != 0) /* complex amplitudes; q % 3 == 2: imaginary only */
@@ -190,7 +215,8 @@ static void report_part(const char *label, const owned *o, int p, const yee_real
             fprintf(stderr, "FAIL %s: part %d differs first at value %zu: cpu %.9g, reference %.9g\n",
                     label, p, q, (double)a[q], (double)b[q]);
             if (p < 6) {
-                const int64_t sy = o->s.dims.stride[1], sz = o->s.dims.stride[2];
+                const int64_t sy = o->s.dims.stride[1];
+                const int64_t sz = o->s.dims.stride[2] ? o->s.dims.stride[2] : (int64_t)q + 1;
                 fprintf(stderr, "  (cell i %d, j %d, k %d)\n", (int)(q % sy) - YEE_HALO,
                         (int)(q % sz / sy) - YEE_HALO, (int)(q / sz) - YEE_HALO);
             }
@@ -205,9 +231,9 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
 {
     char label[220];
     int len = snprintf(label, sizeof label,
-                       "%dx%dx%d%s%s%s threads %d rows %d sweep %d%s%s steps per call", g->n[0],
-                       g->n[1], g->n[2], g->wrap[0] ? " wrap x" : "", g->wrap[1] ? " wrap y" : "",
-                       g->wrap[2] ? " wrap z" : "",
+                       "%dx%dx%d%s%s%s%s threads %d rows %d sweep %d%s%s steps per call", g->n[0],
+                       g->n[1], g->n[2], g->two_d ? " 2-D" : "", g->wrap[0] ? " wrap x" : "",
+                       g->wrap[1] ? " wrap y" : "", g->wrap[2] ? " wrap z" : "",
                        threads, band_rows, sweep, dispersive ? " dispersive," : "",
                        cplx ? " complex," : "");
     for (int c = 0; c < nchunk; c++)
@@ -273,7 +299,7 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
      * and columns and at random cells */
     yee_sample samp[NSAMP];
     for (int q = 0; q < NSAMP; q++) {
-        samp[q].comp = q % 6;
+        samp[q].comp = comp_of(g, q % 6);
         const int corner = q < 12;
         samp[q].i = corner ? (q & 1 ? g->n[0] - 1 : 0) : test_below(&r, g->n[0]);
         samp[q].j = corner ? (q & 2 ? g->n[1] - 1 : 0) : test_below(&r, g->n[1]);
@@ -340,28 +366,35 @@ int main(void)
 {
     const geom g[] = {
         /* CPML on x low, y high, z both; PEC on x and z low */
-        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}, {0, 0, 0}, {0, 0, 0}},
+        {{37, 29, 23}, {{4, 0}, {0, 3}, {2, 5}}, {1, 0, 1}, {0, 0, 0}, {0, 0, 0}, 0},
         /* thin y, CPML on every face, PEC on every low face */
-        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+        {{19, 5, 11}, {{2, 2}, {1, 1}, {3, 2}}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, 0},
         /* 3 and 2 planes: thread blocks of one plane, and an empty one with 3 threads */
-        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}, {0, 0, 0}, {0, 0, 0}},
-        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}, {0, 0, 0}, {0, 0, 0}},
+        {{13, 9, 3}, {{0, 3}, {2, 0}, {1, 1}}, {0, 1, 1}, {0, 0, 0}, {0, 0, 0}, 0},
+        {{11, 7, 2}, {{2, 0}, {0, 0}, {0, 1}}, {1, 0, 1}, {0, 0, 0}, {0, 0, 0}, 0},
         /* PMC on x and y low (mirror planes: the ghost H filled per row), PEC on z low */
-        {{17, 13, 9}, {{0, 3}, {0, 2}, {1, 2}}, {0, 0, 1}, {1, 1, 0}, {0, 0, 0}},
+        {{17, 13, 9}, {{0, 3}, {0, 2}, {1, 2}}, {0, 0, 1}, {1, 1, 0}, {0, 0, 0}, 0},
         /* PMC on every low face, 2 planes */
-        {{9, 6, 2}, {{0, 2}, {0, 1}, {0, 1}}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}},
+        {{9, 6, 2}, {{0, 2}, {0, 1}, {0, 1}}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, 0},
         /* one plane (the threads share its rows: sweep_fused.c), PEC x, PMC y */
-        {{13, 11, 1}, {{2, 1}, {0, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}},
+        {{13, 11, 1}, {{2, 1}, {0, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}, 0},
         /* periodic axes the backend wraps: x with a PMC y wall, y with PEC x, both, both in
          * one plane */
-        {{17, 11, 9}, {{0, 0}, {0, 2}, {1, 2}}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}},
-        {{13, 10, 8}, {{2, 1}, {0, 0}, {2, 0}}, {1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
-        {{12, 9, 10}, {{0, 0}, {0, 0}, {2, 3}}, {0, 0, 1}, {0, 0, 0}, {1, 1, 0}},
-        {{13, 11, 1}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 0}},
+        {{17, 11, 9}, {{0, 0}, {0, 2}, {1, 2}}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}, 0},
+        {{13, 10, 8}, {{2, 1}, {0, 0}, {2, 0}}, {1, 0, 0}, {0, 0, 1}, {0, 1, 0}, 0},
+        {{12, 9, 10}, {{0, 0}, {0, 0}, {2, 3}}, {0, 0, 1}, {0, 0, 0}, {1, 1, 0}, 0},
+        {{13, 11, 1}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 0}, 0},
         /* a wrapped z axis (its faces a seam of the wavefront): with CPML on x and PEC y, and
          * every axis wrapped */
-        {{12, 9, 10}, {{2, 1}, {0, 0}, {0, 0}}, {0, 1, 0}, {0, 0, 0}, {0, 0, 1}},
-        {{11, 8, 9}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}},
+        {{12, 9, 10}, {{2, 1}, {0, 0}, {0, 0}}, {0, 1, 0}, {0, 0, 0}, {0, 0, 1}, 0},
+        {{11, 8, 9}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, 0},
+        /* 2-D runs (z stride 0; the wavefront's layers are the rows): TM with CPML, a PEC y
+         * and a PMC x wall; TE; TM with x and y wrapped; both polarizations */
+        {{21, 17, 1}, {{2, 3}, {3, 0}, {0, 0}}, {0, 1, 0}, {1, 0, 0}, {0, 0, 0}, 1 + YEE_POL_TM},
+        {{19, 16, 1}, {{0, 2}, {2, 2}, {0, 0}}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}, 1 + YEE_POL_TE},
+        {{14, 12, 1}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {1, 1, 0}, 1 + YEE_POL_TM},
+        {{15, 13, 1}, {{2, 2}, {2, 2}, {0, 0}}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0},
+         1 + YEE_POL_BOTH},
     };
     const int pairs[] = {2}, singles[] = {1}, mixed[] = {3, 1, 2, 5}, long_calls[] = {16, 7, 11};
     const int rows[] = {0, 1, 2, 3, 7};
@@ -385,18 +418,29 @@ int main(void)
             bad |= run_case(&g[q], t, 0, 0, 1, 1, mixed, 4, 8);
         }
     bad |= run_case(&g[0], 2, 0, 0, 0, 1, mixed, 4, 8);
+    for (int t = 1; t <= 3; t++) { /* a 2-D Bloch cell; 2-D dispersive nodes */
+        bad |= run_case(&g[15], t, 0, 0, 0, 1, pairs, 1, 6);
+        bad |= run_case(&g[15], t, 0, 0, 1, 1, mixed, 4, 8);
+        bad |= run_case(&g[13], t, 0, 0, 1, 0, mixed, 4, 8);
+        bad |= run_case(&g[14], t, 0, 0, 1, 0, mixed, 4, 8);
+    }
     /* K = 1..8 steps per sweep: calls of 16, 7 and 11 steps (whole sweeps and a shorter last
      * one), on 1-3 threads, bands sized for L2 and of K rows (the least the sweep takes); the
      * first geometry with blocks of 7-23 planes (some below 2K: fewer blocks), the one below with
      * 2K-plane blocks for 2 threads (seams exactly apart), both with PMC and PEC walls */
     for (int K = 1; K <= 8; K++) {
         const geom seams = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1}, {1, 0, 0},
-                             {0, 0, 0}};
+                             {0, 0, 0}, 0};
         /* z wrapped: 2K-plane blocks for 2 threads, and one block of 2K planes */
         const geom seams_z = {{15, 2 * K + 5, 4 * K}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0},
-                              {1, 0, 0}, {0, 0, 1}};
+                              {1, 0, 0}, {0, 0, 1}, 0};
         const geom one_block_z = {{9, 7, 2 * K}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}, {0, 0, 0},
-                                  {1, 1, 1}};
+                                  {1, 1, 1}, 0};
+        /* 2-D: blocks of 2K rows for 2 threads, and y wrapped in one block of 2K rows */
+        const geom seams_2d = {{15, 4 * K, 1}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0}, {1, 0, 0},
+                               {0, 0, 0}, 1 + YEE_POL_TM};
+        const geom one_block_2d = {{9, 2 * K, 1}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0},
+                                   {0, 0, 0}, {1, 1, 0}, 1 + YEE_POL_TE};
         for (int t = 1; t <= 3; t++) {
             bad |= run_case(&g[0], t, 0, K, 0, 0, long_calls, 3, 4);
             bad |= run_case(&g[0], t, K, K, 0, 0, long_calls, 3, 4);
@@ -412,6 +456,12 @@ int main(void)
             /* dispersive nodes, their ADE stages row by row in the sweep */
             bad |= run_case(&g[0], t, K, K, 1, 0, long_calls, 3, 4);
             bad |= run_case(&seams, t, 0, K, 1, 0, long_calls, 3, 4);
+            /* 2-D */
+            for (int q = 13; q < 17; q++)
+                bad |= run_case(&g[q], t, 0, K, q == 13, 0, long_calls, 3, 4);
+            bad |= run_case(&seams_2d, t, 0, K, 1, 0, long_calls, 3, 4);
+            for (int cplx = 0; cplx < 2; cplx++)
+                bad |= run_case(&one_block_2d, t, 0, K, 0, cplx, long_calls, 3, 4);
         }
     }
     printf("%s cpu schedules\n", bad ? "FAIL" : "PASS");
