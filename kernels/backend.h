@@ -34,15 +34,16 @@ typedef struct yee_slab {
 /* Which fields a halo op moves. */
 typedef enum yee_field_kind { YEE_FIELD_E = 0, YEE_FIELD_H = 1 } yee_field_kind;
 
-/* The z faces of a subdomain whose neighbours (other ranks) the backend's advance exchanges
- * itself, each face as soon as it is final inside its sweeps, instead of the solver's halo
- * between steps (setup.zlink; the solver fills it, solver/halo.h yee_halo_link). A message has
- * pack_halo's layout for axis z: the two components tangential to z on one interior layer. H
- * goes up (this layer n-1 into the high neighbour's ghost -1), E goes down (this layer 0 into
- * the low neighbour's ghost n). Every rank makes the same calls in the same order for the same
- * steps, so the messages of one kind pair up in order. */
+/* The faces of a subdomain along its link axis, z (y in a 2-D run, which has no z faces),
+ * whose neighbours (other ranks) the backend's advance exchanges itself, each face as soon as
+ * it is final inside its sweeps, instead of the solver's halo between steps (setup.link; the
+ * solver fills it, solver/halo.h yee_halo_link). A message has pack_halo's layout for that
+ * axis: the two components tangential to it on one interior layer. H goes up (this layer n-1
+ * into the high neighbour's ghost -1), E goes down (this layer 0 into the low neighbour's ghost
+ * n). Every rank makes the same calls in the same order for the same steps, so the messages of
+ * one kind pair up in order. */
 typedef struct yee_face_link {
-    int low, high;  /* 1: that z face has a neighbour */
+    int low, high;  /* 1: that face has a neighbour */
     /* Hands this rank's face of `kind` to its neighbour (H: the high one, E: the low one); buf
      * may be reused when the call returns. */
     int (*send)(void *user, yee_field_kind kind, const yee_real *buf, yee_err *err);
@@ -50,6 +51,12 @@ typedef struct yee_face_link {
     int (*recv)(void *user, yee_field_kind kind, yee_real *buf, yee_err *err);
     void *user;
 } yee_face_link;
+
+/* The link axis of a subdomain of dims d: z, or y in a 2-D run (stride[2] = 0). */
+static inline int yee_link_axis(yee_dims d)
+{
+    return d.stride[2] == 0 ? 1 : 2;
+}
 
 /* Everything static a backend needs, in host memory owned by the caller; create() copies it. */
 typedef struct yee_setup {
@@ -71,10 +78,11 @@ typedef struct yee_setup {
                                   * n) as the halo exchange would after each step's currents,
                                   * so the solver exchanges nothing across it. Only for a
                                   * backend with advance_wraps; the other ops leave them */
-    const yee_face_link *zlink;  /* NULL, or the z faces advance exchanges itself (above):
-                                  * only for a backend with advance_links, 3-D (complex
-                                  * fields: both parts in one message, advance_complex);
-                                  * the link outlives the backend and is read at each advance */
+    const yee_face_link *link;   /* NULL, or the faces along the link axis (z; y in 2-D)
+                                  * that advance exchanges itself (above): only for a backend
+                                  * with advance_links (complex fields: both parts in one
+                                  * message, advance_complex); the link outlives the backend
+                                  * and is read at each advance */
     int pol2d;                   /* a 2-D run (dims.stride[2] = 0) of one polarization:
                                   * YEE_POL_TM or YEE_POL_TE store and advance only its three
                                   * components (kernels/yee_cell.h *_tm2d, *_te2d, *_half) and
@@ -248,9 +256,10 @@ typedef struct yee_backend_ops {
      * unpack_halo would, so a one-rank periodic cell takes the fast schedules. 0: the solver
      * exchanges periodic faces through the halo and steps one at a time. */
     int advance_wraps;
-    /* 1: advance honours setup.zlink: it exchanges the linked z faces itself at each step, as
-     * the halo would between the steps, so a run split into slabs along z keeps the fast
-     * schedules. 0: the solver exchanges them through the halo, one step at a time. */
+    /* 1: advance honours setup.link: it exchanges the linked faces itself at each step, as
+     * the halo would between the steps, so a run split into slabs along z (rows of slabs along
+     * y in 2-D) keeps the fast schedules. 0: the solver exchanges them through the halo, one
+     * step at a time. */
     int advance_links;
     /* Complex fields (yee_backend_complex below) on the fast path: nsteps whole steps of a
      * complex field whose real and imaginary parts are the contexts re and im of this backend

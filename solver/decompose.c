@@ -60,12 +60,12 @@ static int choose_dims(const int n[3], int p, int dims[3])
     return best >= 0.0;
 }
 
-/* Planes per rank, on average, below which slabs along z are not preferred: 2K for the
- * wavefront's default K = 4 (kernels/cpu/tuned.c), so each rank's face seams fit. */
-#define Z_SLAB_PLANES 8
+/* Layers (planes; rows in 2-D) per rank, on average, below which slabs are not preferred: 2K
+ * for the wavefront's default K = 4 (kernels/cpu/tuned.c), so each rank's face seams fit. */
+#define SLAB_LAYERS 8
 
 int yee_decompose(const yee_config *cfg, int nranks, int rank, const int ranks[3],
-                  int prefer_z_slabs, yee_decomposition *out, yee_err *err)
+                  int slab_axis, yee_decomposition *out, yee_err *err)
 {
     yee_decomposition *s = out;
     s->cart = MPI_COMM_NULL;
@@ -74,9 +74,9 @@ int yee_decompose(const yee_config *cfg, int nranks, int rank, const int ranks[3
         if (dims[0] * dims[1] * dims[2] != nranks)
             return yee_fail(err, YEE_ERR_USAGE, "--ranks %dx%dx%d is %d ranks, but %d are running",
                             dims[0], dims[1], dims[2], dims[0] * dims[1] * dims[2], nranks);
-    } else if (prefer_z_slabs && nranks > 1 && cfg->n[2] >= Z_SLAB_PLANES * nranks) {
-        dims[0] = dims[1] = 1;
-        dims[2] = nranks;
+    } else if (slab_axis >= 0 && nranks > 1 && cfg->n[slab_axis] >= SLAB_LAYERS * nranks) {
+        dims[0] = dims[1] = dims[2] = 1;
+        dims[slab_axis] = nranks;
     } else if (!choose_dims(cfg->n, nranks, dims)) {
         return yee_fail(err, YEE_ERR_USAGE, "%d ranks cannot split a %d x %d x %d grid (each "
                         "rank needs at least one cell along every axis)", nranks, cfg->n[0],

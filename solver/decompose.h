@@ -25,13 +25,14 @@ typedef struct yee_decomposition {
 
 /* Decomposes cfg's grid over the nranks of MPI_COMM_WORLD (ranks: per axis as --ranks gives them,
  * all 0 to choose) and finds this rank's block. Chosen, the split is the one with the least cut
- * area, unless prefer_z_slabs (the backend keeps the fast schedules on slabs along z: its
- * advance_links, and advance_complex for complex fields) and z has at least 8 planes per
- * rank: then 1 x 1 x nranks, whose ranks step about twice as fast as the halo's one step at a
- * time (docs/performance.md). Collective.
+ * area, unless slab_axis >= 0 (the backend keeps the fast schedules on slabs along that axis,
+ * the link axis, z or y in a 2-D run: its advance_links, and advance_complex for complex
+ * fields) and that axis has at least 8 layers per rank: then nranks along it and 1 along the
+ * others, whose ranks step about twice as fast as the halo's one step at a time
+ * (docs/performance.md). Collective.
  * YEE_ERR_USAGE (ranks that do not fit the grid), YEE_ERR_MPI. */
 int yee_decompose(const yee_config *cfg, int nranks, int rank, const int ranks[3],
-                  int prefer_z_slabs, yee_decomposition *out, yee_err *err);
+                  int slab_axis, yee_decomposition *out, yee_err *err);
 
 /* Frees the communicator. */
 void yee_decomposition_free(yee_decomposition *d);

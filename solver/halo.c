@@ -23,9 +23,10 @@ struct yee_halo {
     int pending;               /* -1, or the yee_field_kind of the exchange in flight */
     int recv_axis[3];          /* axes whose ghosts the pending exchange fills */
     double wait_s, exchange_s, bytes_per_step;
-    /* z faces linked into the backend's advance (yee_halo_link) */
+    /* faces linked into the backend's advance (yee_halo_link) */
     int linked;
-    int link_nbr[2];           /* low, high neighbour of the linked z faces */
+    int link_axis;             /* the axis they are normal to (z; y in 2-D) */
+    int link_nbr[2];           /* low, high neighbour of the linked faces */
     yee_real *link_send[2];    /* per yee_field_kind: the message in flight */
     MPI_Request link_req[2];
 };
@@ -77,7 +78,7 @@ static int alloc_buffers(yee_halo *h, int device)
 }
 
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr_in[3][2], int link_z, int overlap, int cuda_aware, int parts,
+                    const int nbr_in[3][2], int link_axis, int overlap, int cuda_aware, int parts,
                     yee_halo **out, yee_err *err)
 {
     int nbr[3][2];
@@ -94,19 +95,21 @@ int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const i
     for (int a = 0; a < 3; a++)
         h->n[a] = n[a];
     h->link_req[0] = h->link_req[1] = MPI_REQUEST_NULL;
-    if (link_z && (nbr[2][0] != MPI_PROC_NULL || nbr[2][1] != MPI_PROC_NULL)) {
+    const int la = link_axis;
+    if (la >= 0 && (nbr[la][0] != MPI_PROC_NULL || nbr[la][1] != MPI_PROC_NULL)) {
         h->linked = 1;
+        h->link_axis = la;
         for (int side = 0; side < 2; side++) {
-            h->link_nbr[side] = nbr[2][side];
-            if (nbr[2][side] != MPI_PROC_NULL)
-                h->bytes_per_step += (double)face_values(h, 2) * sizeof(yee_real);
-            nbr[2][side] = MPI_PROC_NULL; /* not the halo's */
+            h->link_nbr[side] = nbr[la][side];
+            if (nbr[la][side] != MPI_PROC_NULL)
+                h->bytes_per_step += (double)face_values(h, la) * sizeof(yee_real);
+            nbr[la][side] = MPI_PROC_NULL; /* not the halo's */
         }
         for (int k = 0; k < 2; k++)
-            h->link_send[k] = (yee_real *)malloc(face_values(h, 2) * sizeof(yee_real));
+            h->link_send[k] = (yee_real *)malloc(face_values(h, la) * sizeof(yee_real));
         if (!h->link_send[0] || !h->link_send[1]) {
             yee_halo_destroy(h);
-            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the z face buffers");
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the linked face buffers");
         }
     }
     for (int a = 0; a < 3; a++) {
@@ -243,7 +246,7 @@ void yee_halo_progress(yee_halo *h)
         MPI_Testall(h->nreq, h->req, &done, MPI_STATUSES_IGNORE);
 }
 
-/* ---- linked z faces (yee_face_link): H goes up, E goes down, one tag per kind ---- */
+/* ---- linked faces (yee_face_link): H goes up, E goes down, one tag per kind ---- */
 
 enum { LINK_TAG = 16 }; /* the halo's tags are 0..5 */
 
@@ -256,7 +259,7 @@ static int link_send(void *user, yee_field_kind kind, const yee_real *buf, yee_e
 {
     yee_halo *h = (yee_halo *)user;
     const double t0 = MPI_Wtime();
-    const int count = (int)face_values(h, 2);
+    const int count = (int)face_values(h, h->link_axis);
     /* the previous message of this kind has left before its buffer is reused */
     int rc = MPI_Wait(&h->link_req[kind], MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS) {
@@ -267,14 +270,15 @@ static int link_send(void *user, yee_field_kind kind, const yee_real *buf, yee_e
     }
     h->exchange_s += MPI_Wtime() - t0;
     return rc == MPI_SUCCESS ? YEE_OK
-                             : yee_fail(err, YEE_ERR_MPI, "sending a z face to a neighbour failed");
+                             : yee_fail(err, YEE_ERR_MPI, "sending a %c face to a neighbour failed",
+                                        "xyz"[h->link_axis]);
 }
 
 static int link_recv(void *user, yee_field_kind kind, yee_real *buf, yee_err *err)
 {
     yee_halo *h = (yee_halo *)user;
     const double t0 = MPI_Wtime();
-    const int rc = MPI_Recv(buf, (int)face_values(h, 2), real_type(),
+    const int rc = MPI_Recv(buf, (int)face_values(h, h->link_axis), real_type(),
                             h->link_nbr[kind == YEE_FIELD_H ? 0 : 1], LINK_TAG + (int)kind,
                             h->cart, MPI_STATUS_IGNORE);
     const double dt = MPI_Wtime() - t0;
@@ -282,7 +286,8 @@ static int link_recv(void *user, yee_field_kind kind, yee_real *buf, yee_err *er
     h->exchange_s += dt;
     return rc == MPI_SUCCESS
                ? YEE_OK
-               : yee_fail(err, YEE_ERR_MPI, "receiving a z face from a neighbour failed");
+               : yee_fail(err, YEE_ERR_MPI, "receiving a %c face from a neighbour failed",
+                          "xyz"[h->link_axis]);
 }
 
 void yee_halo_link(yee_halo *h, yee_face_link *out)

@@ -27,7 +27,7 @@ typedef struct yee_halo yee_halo;
 typedef struct yee_halo_stats {
     int active;          /* 1 if this rank exchanges any face (neighbours or a periodic axis) */
     int overlap;         /* 1 if updates are split to overlap the exchange */
-    int linked;          /* 1 if the z faces go through the backend's advance (yee_halo_link) */
+    int linked;          /* 1 if the linked faces go through the backend's advance (yee_halo_link) */
     int device_buffers;  /* 1 if MPI reads device memory directly (CUDA-aware) */
     double wait_s;       /* time spent waiting for messages (the exposed exchange) */
     double exchange_s;   /* time in packing, posting, waiting and unpacking together */
@@ -35,24 +35,25 @@ typedef struct yee_halo_stats {
 } yee_halo_stats;
 
 /* Sets up the exchange of a subdomain of n cells with neighbours nbr[axis][0 low, 1 high]
- * (MPI_PROC_NULL: none) on communicator cart, allocating its buffers from the backend. link_z:
- * the z faces are the backend's to exchange inside its advance, through yee_halo_link, and the
- * halo's steps leave them alone (the backend must have advance_links). overlap:
+ * (MPI_PROC_NULL: none) on communicator cart, allocating its buffers from the backend.
+ * link_axis: -1, or the axis whose faces are the backend's to exchange inside its advance
+ * (yee_link_axis: z, y in 2-D), through yee_halo_link, and the halo's steps leave them alone
+ * (the backend must have advance_links). overlap:
  * split the updates around the exchange (0: exchange, then update, for measurements);
  * cuda_aware: 0 ask the MPI library whether it reads device memory, 1 it does, -1 it does not.
  * parts: 1 for real fields, 2 for complex ones (a message carries both parts, backend.h).
  * YEE_ERR_NOMEM when a buffer cannot be had. */
 int yee_halo_create(const yee_backend_ops *be, void *ctx, MPI_Comm cart, const int n[3],
-                    const int nbr[3][2], int link_z, int overlap, int cuda_aware, int parts,
+                    const int nbr[3][2], int link_axis, int overlap, int cuda_aware, int parts,
                     yee_halo **out, yee_err *err);
 
-/* The link of the z faces (link_z above) for setup.zlink: blocking receives and non-blocking
- * sends on cart, a tag per field kind, the waits counted in the stats. All zero (no faces)
- * without link_z or without z neighbours. */
+/* The link of the faces of link_axis (above) for setup.link: blocking receives and
+ * non-blocking sends on cart, a tag per field kind, the waits counted in the stats. All zero
+ * (no faces) without link_axis or without neighbours along it. */
 void yee_halo_link(yee_halo *h, yee_face_link *out);
 
 /* 1 if this rank exchanges any face between the steps (neighbours, or itself across a periodic
- * axis); linked z faces do not count, their exchange is inside the backend's advance. */
+ * axis); linked faces do not count, their exchange is inside the backend's advance. */
 int yee_halo_active(const yee_halo *h);
 
 /* Packs and sends this rank's faces of `kind` (after its update and currents) and posts the

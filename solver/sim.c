@@ -213,8 +213,9 @@ static void set_bloch_phases(yee_sim *s)
  * - wrap[a]: a periodic axis of one rank, wrapped onto itself (setup.wrap): any axis of a 3-D
  *   grid, x or y of a 2-D one, for a backend with advance_wraps (with complex fields, one that
  *   also advances a Bloch pair: advance_complex);
- * - link_z: z cut into slabs over several ranks (setup.zlink), 3-D, at least 2 planes on every
- *   rank, for a backend with advance_links (and advance_complex with complex fields).
+ * - linked: the link axis (z; y in 2-D: yee_link_axis) cut into slabs over several ranks
+ *   (setup.link), at least 2 layers on every rank, for a backend with advance_links (and
+ *   advance_complex with complex fields).
  * Only when that leaves the halo nothing to exchange: a halo on any other face steps one at a
  * time through the split ops, which leave the wraps and links to it. The same answer on every
  * rank (from the deck and the fewest planes of any rank), since linked neighbours must both
@@ -224,18 +225,25 @@ static int takes_complex(const yee_sim *s)
     return !s->cfg->complex_fields || s->be->advance_complex;
 }
 
-/* The backend can keep z slabs' faces itself: the condition of link_z below but the ranks',
- * which the decomposition also asks (it prefers slabs where this holds). */
-static int can_link_z(const yee_sim *s)
+/* The axis of the faces a backend may link: yee_link_axis of the run's dims. */
+static int link_axis(const yee_sim *s)
 {
-    return s->be->advance_links && !s->cfg->two_d && takes_complex(s);
+    return s->cfg->two_d ? 1 : 2;
 }
 
-static void choose_faces(const yee_sim *s, int wrap[3], int *link_z)
+/* The backend can keep slabs' faces itself: the condition of `linked` below but the ranks',
+ * which the decomposition also asks (it prefers slabs where this holds). */
+static int can_link(const yee_sim *s)
+{
+    return s->be->advance_links && takes_complex(s);
+}
+
+static void choose_faces(const yee_sim *s, int wrap[3], int *linked)
 {
     const yee_config *cfg = s->cfg;
+    const int la = link_axis(s);
     int other = 0;
-    *link_z = 0;
+    *linked = 0;
     for (int a = 0; a < 3; a++) {
         wrap[a] = 0;
         if (s->dec.nbr[a][0] == MPI_PROC_NULL && s->dec.nbr[a][1] == MPI_PROC_NULL)
@@ -243,23 +251,23 @@ static void choose_faces(const yee_sim *s, int wrap[3], int *link_z)
         if ((a < 2 || !cfg->two_d) && s->dec.dims[a] == 1 &&
             cfg->boundary[a][0] == YEE_BC_PERIODIC && s->be->advance_wraps && takes_complex(s))
             wrap[a] = 1;
-        else if (a == 2 && s->dec.dims[2] > 1 && s->dec.fewest[2] >= 2 && can_link_z(s))
-            *link_z = 1;
+        else if (a == la && s->dec.dims[a] > 1 && s->dec.fewest[a] >= 2 && can_link(s))
+            *linked = 1;
         else
             other = 1;
     }
     if (other) {
         for (int a = 0; a < 3; a++)
             wrap[a] = 0;
-        *link_z = 0;
+        *linked = 0;
     }
 }
 
 /* The backend's setup: the structure of this rank's block, and the tuning the options carry. */
 static int create_backend(yee_sim *s, yee_err *err)
 {
-    choose_faces(s, s->structure.setup.wrap, &s->link_z);
-    s->structure.setup.zlink = s->link_z ? &s->zlink : NULL;
+    choose_faces(s, s->structure.setup.wrap, &s->linked);
+    s->structure.setup.link = s->linked ? &s->link : NULL;
     s->structure.setup.node_rank = s->node_rank;
     s->structure.setup.tuning.cpu_band_rows = s->opt.tuning.cpu_band_rows;
     s->structure.setup.tuning.cpu_sweep_steps = s->opt.tuning.cpu_sweep_steps;
@@ -297,10 +305,10 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
              cfg->checkpoint_dir[0] ? cfg->checkpoint_dir : cfg->out_dir, cfg->name);
     s->node_rank = node_rank(); /* collective: before any rank can fail alone */
     int rc = yee_backend_pick(s->opt.backend, &s->be, err);
-    /* slabs along z where the backend links their faces (choose_faces) */
-    const int slabs = rc == YEE_OK && can_link_z(s);
+    /* slabs along the link axis where the backend links their faces (choose_faces) */
+    const int slab_axis = rc == YEE_OK && can_link(s) ? link_axis(s) : -1;
     if (rc == YEE_OK)
-        rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, slabs, &s->dec, err);
+        rc = yee_decompose(cfg, s->nranks, s->rank, s->opt.ranks, slab_axis, &s->dec, err);
     /* a tensor node reads H one cell above along its axis (kernels/yee_tensor.h), a ghost the
      * halo does not fill */
     if (rc == YEE_OK && cfg->subpixel && cfg->subpixel_tensor && s->nranks > 1)
@@ -332,11 +340,12 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
             nbr[a][side] = s->structure.setup.wrap[a] ? MPI_PROC_NULL : s->dec.nbr[a][side];
     if (rc == YEE_OK)
         rc = yee_halo_create(s->be, s->ctx, s->dec.cart, s->structure.n,
-                             (const int(*)[2])nbr, s->link_z, !s->opt.tuning.no_overlap,
+                             (const int(*)[2])nbr, s->linked ? link_axis(s) : -1,
+                             !s->opt.tuning.no_overlap,
                              s->opt.tuning.cuda_aware_mpi, cfg->complex_fields ? 2 : 1,
                              &s->halo, err);
     if (rc == YEE_OK)
-        yee_halo_link(s->halo, &s->zlink);
+        yee_halo_link(s->halo, &s->link);
     if (rc == YEE_OK)
         rc = yee_step_setup(s, err);
     if ((rc = yee_sim_sync_status(s, rc, err)) < 0)

@@ -32,8 +32,9 @@ struct yee_sim {
     int node_rank;        /* among the ranks on this node (which GPU a rank takes) */
     yee_decomposition dec; /* ranks, this rank's block and its neighbours */
     yee_halo *halo;       /* ghost exchange with the neighbours (solver/halo.h) */
-    int link_z;           /* 1: the z faces go through the backend's advance (setup.zlink) */
-    yee_face_link zlink;  /* filled by the halo once it exists (yee_halo_link) */
+    int linked;           /* 1: the faces along the link axis (z; y in 2-D) go through the
+                           * backend's advance (setup.link) */
+    yee_face_link link;   /* filled by the halo once it exists (yee_halo_link) */
     long step;            /* completed steps */
     yee_health health;
 

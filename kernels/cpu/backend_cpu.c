@@ -56,6 +56,13 @@ static void *alloc_zeroed(size_t bytes, size_t *total)
     return p;
 }
 
+/* Values of one part's linked face message: two components over the face (cpu_halo's layout). */
+static size_t link_face_values(const cpu_ctx *c)
+{
+    const int a = yee_link_axis(c->d);
+    return 2 * (size_t)c->d.n[(a + 1) % 3] * (size_t)c->d.n[(a + 2) % 3];
+}
+
 static void cpu_destroy(void *vctx)
 {
     cpu_ctx *c = (cpu_ctx *)vctx;
@@ -244,14 +251,14 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     }
     c->pair_rows = s->tuning.cpu_band_rows;
     c->sweep_steps = s->tuning.cpu_sweep_steps;
-    if (s->zlink && c->d.stride[2] != 0) {
-        c->link = s->zlink;
+    if (s->link) {
+        c->link = s->link;
         /* room for both parts of a complex field's face (a twin's rides in the same message) */
-        c->link_buf = (yee_real *)alloc_zeroed(
-            4 * (size_t)c->d.n[0] * (size_t)c->d.n[1] * sizeof(yee_real), &c->bytes);
+        c->link_buf = (yee_real *)alloc_zeroed(2 * link_face_values(c) * sizeof(yee_real),
+                                               &c->bytes);
         if (!c->link_buf) {
             cpu_destroy(c);
-            return YEE_FAIL(err, YEE_ERR_NOMEM, "z face buffer");
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "linked face buffer");
         }
     }
     if (s->ndisp > 0) {
@@ -665,11 +672,11 @@ int cpu_link_send(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
     const int h = kind == YEE_FIELD_H;
     if (!c->link || !(h ? c->link->high : c->link->low))
         return YEE_OK;
-    const size_t half = 2 * (size_t)c->d.n[0] * (size_t)c->d.n[1];
-    const int layer = h ? c->d.n[2] - 1 : 0;
-    cpu_halo((cpu_ctx *)c, kind, 2, layer, c->link_buf, 1);
+    const int a = yee_link_axis(c->d);
+    const int layer = h ? c->d.n[a] - 1 : 0;
+    cpu_halo((cpu_ctx *)c, kind, a, layer, c->link_buf, 1);
     if (c->twin)
-        cpu_halo(c->twin, kind, 2, layer, c->link_buf + half, 1);
+        cpu_halo(c->twin, kind, a, layer, c->link_buf + link_face_values(c), 1);
     return c->link->send(c->link->user, kind, c->link_buf, err);
 }
 
@@ -681,17 +688,18 @@ int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err)
     if (!c->link || !(h ? c->link->low : c->link->high))
         return YEE_OK;
     YEE_TRY(c->link->recv(c->link->user, kind, c->link_buf, err));
-    const int ghost = h ? -1 : c->d.n[2];
+    const int a = yee_link_axis(c->d);
+    const int ghost = h ? -1 : c->d.n[a];
     if (c->twin) {
-        const size_t half = 2 * (size_t)c->d.n[0] * (size_t)c->d.n[1];
-        const double cs = c->wrap_phase[kind][2][0], sn = c->wrap_phase[kind][2][1];
+        const size_t half = link_face_values(c);
+        const double cs = c->wrap_phase[kind][a][0], sn = c->wrap_phase[kind][a][1];
         yee_real *re = c->link_buf, *im = c->link_buf + half;
         if (cs != 1.0 || sn != 0.0)
             for (size_t q = 0; q < half; q++)
                 yee_bloch_rotate(cs, sn, re[q], im[q], &re[q], &im[q]);
-        cpu_halo(c->twin, kind, 2, ghost, im, 0);
+        cpu_halo(c->twin, kind, a, ghost, im, 0);
     }
-    cpu_halo((cpu_ctx *)c, kind, 2, ghost, c->link_buf, 0);
+    cpu_halo((cpu_ctx *)c, kind, a, ghost, c->link_buf, 0);
     return YEE_OK;
 }
 

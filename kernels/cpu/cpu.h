@@ -101,7 +101,8 @@ typedef struct cpu_ctx {
      * otherwise, and always in the imaginary part. */
     struct cpu_ctx *twin;
     double wrap_phase[2][3][2]; /* [kind][axis] = {cos, sin}: backend.h advance_complex */
-    const yee_face_link *link; /* setup.zlink: the z faces advance exchanges (NULL: none) */
+    const yee_face_link *link; /* setup.link: the faces along yee_link_axis that advance
+                                * exchanges (NULL: none) */
     yee_real *link_buf;        /* one face message: 2 n0 n1 values per part, room for two */
 } cpu_ctx;
 
@@ -138,10 +139,10 @@ void cpu_wrap_h_rows(const cpu_ctx *c, int k, int j0, int j1);
 void cpu_wrap_e_rows(const cpu_ctx *c, int k, int j0, int j1);
 /* Every plane of one field. */
 void cpu_wrap_all(const cpu_ctx *c, yee_field_kind kind);
-/* The linked z faces (c->link, setup.zlink): this rank's face of `kind` to its neighbour (H:
- * layer n2-1 up, E: layer 0 down), and the neighbour's into the ghost plane (H: -1 from below,
- * E: n2 from above). No-ops without a link or a neighbour on that side. Serial code only (the
- * link calls MPI). */
+/* The linked faces (c->link, setup.link; normal to z, or to y in a 2-D run: yee_link_axis):
+ * this rank's face of `kind` to its neighbour (H: layer n-1 up, E: layer 0 down), and the
+ * neighbour's into the ghost layer (H: -1 from below, E: n from above). No-ops without a link
+ * or a neighbour on that side. Serial code only (the link calls MPI). */
 int cpu_link_send(const cpu_ctx *c, yee_field_kind kind, yee_err *err);
 int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err);
 /* The dispersive nodes of row (j, k) (kernels/yee_ade.h): P^{n+1} from E^n, before the row's
@@ -195,7 +196,7 @@ int cpu_advance_complex(void *re, void *im, const double phase[2][3][2], int nst
 /* sweep_fused.c: one step, plane by plane H(k) then E(k). */
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,
                    yee_err *err);
-/* wavefront.c: K (2..CPU_SWEEP_MAX, or 1 with linked z faces) steps in one wavefront: 1; 0
+/* wavefront.c: K (2..CPU_SWEEP_MAX, or 1 with linked faces) steps in one wavefront: 1; 0
  * when it cannot take them (a current or sample outside the subdomain, no memory, fewer than 2K
  * layers with the wavefront's axis wrapped or linked), having changed nothing; a negative status
  * when a linked face's message fails (err set). */

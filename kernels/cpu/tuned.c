@@ -5,7 +5,8 @@
  * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c). A run with
  * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step. Complex fields
  * (a Bloch cell) take the same schedules for both parts at once (cpu_advance_complex). Linked z
- * faces (MPI slabs, setup.zlink) take the wavefront for every step, K = 1 included, since only
+ * faces (MPI slabs along z, or along y in 2-D: setup.link) take the wavefront for every step,
+ * K = 1 included, since only
  * it and the reference step exchange them.
  */
 #include <omp.h>
@@ -45,8 +46,9 @@ static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
         /* a tensor node reads H one plane above it (yee_tensor.h), which the wavefront updates
          * only after the node's E: one step per sweep, its terms after the sweep */
         int K = c->ntensor > 0 ? 1 : sweep_steps(c, nsteps - s);
-        if (c->link && K > c->d.n[2] / 2) /* a linked face's seam needs 2K planes */
-            K = c->d.n[2] / 2 > 0 ? c->d.n[2] / 2 : 1;
+        const int layers = cpu_wavefront_layers(c);
+        if (c->link && K > layers / 2) /* a linked face's seam needs 2K layers */
+            K = layers / 2 > 0 ? layers / 2 : 1;
         const yee_step_plan *im = plan_im ? &plan_im[s] : NULL;
         const int took =
             K >= 2 || (c->link && !c->ntensor) ? cpu_wavefront(c, K, &plan[s], im, err) : 0;

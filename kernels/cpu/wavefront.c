@@ -53,8 +53,9 @@
  * reads "row p of plane 0", the same argument since H reads E at j+1 and E reads H at j-1, the
  * threads own blocks of at least 2K rows, and the live data is K + 2 rows of each array (no
  * bands). A wrapped y axis is then the wrapped axis whose faces are a seam (the ghost rows -1
- * and ny refreshed right after their source rows); a wrapped z axis of such a plane only copies
- * each row into its own ghosts, right after the row, which nothing reads before then.
+ * and ny refreshed right after their source rows), and so are the y faces a 2-D run's slabs
+ * link (yee_link_axis); a wrapped z axis of such a plane only copies each row into its own
+ * ghosts, right after the row, which nothing reads before then.
  * setup.tuning.cpu_band_rows = n (YEE_CPU_PAIR_ROWS=n) forces bands of about n rows (at least
  * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes take their two
  * ADE stages around their row's E update (cpu_polarize_row, cpu_polarization_current_row): both
@@ -194,30 +195,30 @@ static int wavefront_blocks(const cpu_ctx *c, int K)
     return clamp(most, 1, nt);
 }
 
-/* The seams at the linked z faces (c->link), after phase A, on the calling thread (the link
- * calls MPI). Each is half a seam: the other half is the neighbour's, and the planes they read
+/* The seams at the linked faces (c->link), after phase A, on the calling thread (the link
+ * calls MPI). Each is half a seam: the other half is the neighbour's, and the layers they read
  * across the face arrive through the ghosts, one message per step and direction, as the
- * pair argument needs them: for s = 1..K, the top (planes nz-s+1..nz-1, whose H_s(nz-1) reads
- * E_{s-1} of the upper rank's plane 0, received first; then H_s(nz-1) goes up), then the bottom
- * (planes 0..s-1 as in seam(), E_s(0) reading H_s of the lower rank's top plane, received first;
- * then E_s(0) goes down). The top of step s waits only for the upper rank's bottom of step
- * s-1, which waits only for this rank's top of step s-1: no cycle, whatever the ranks. Last,
- * the upper rank's E_K(0) into the ghost, as the halo would leave it. */
+ * pair argument needs them: for s = 1..K, the top (layers n-s+1..n-1, whose H_s(n-1) reads
+ * E_{s-1} of the upper rank's layer 0, received first; then H_s(n-1) goes up), then the bottom
+ * (layers 0..s-1 as in seam(), E_s(0) reading H_s of the lower rank's top layer, received
+ * first; then E_s(0) goes down). The top of step s waits only for the upper rank's bottom of
+ * step s-1, which waits only for this rank's top of step s-1: no cycle, whatever the ranks.
+ * Last, the upper rank's E_K(0) into the ghost, as the halo would leave it. */
 static int face_seams(const cpu_ctx *c, int K, int lo, int hi, yee_err *err)
 {
-    const int ny = c->d.n[1], nz = c->d.n[2];
+    const int ny = c->d.n[1], n = cpu_wavefront_layers(c);
     for (int s = 1; s <= K; s++) {
         if (hi) {
             if (s > 1)
                 YEE_TRY(cpu_link_recv(c, YEE_FIELD_E, err));
-            for (int p = nz - s + 1; p < nz; p++)
-                rows(c, s - 1, p, 0, ny, ROWS_H | ROWS_E);
+            for (int p = n - s + 1; p < n; p++)
+                layer(c, s - 1, p, 0, ny, ROWS_H | ROWS_E);
             YEE_TRY(cpu_link_send(c, YEE_FIELD_H, err));
         }
         if (lo) {
             YEE_TRY(cpu_link_recv(c, YEE_FIELD_H, err));
             for (int p = 0; p <= s - 1; p++)
-                rows(c, s - 1, p, 0, ny, (p < s - 1 ? ROWS_H : 0) | ROWS_E);
+                layer(c, s - 1, p, 0, ny, (p < s - 1 ? ROWS_H : 0) | ROWS_E);
             YEE_TRY(cpu_link_send(c, YEE_FIELD_E, err));
         }
     }
@@ -232,7 +233,9 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
     /* the wrapped axis whose faces are a seam: y with one plane (z's ghosts are then the row's
      * own, refreshed after it: rows.c cpu_wrap_*), else z */
     const int wrapped = one_plane(c) ? c->wrap[1] : c->wrap[2];
-    if (K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX || (c->link && one_plane(c)))
+    /* linked faces must be the layers' (a 3-D run one cell thick is never cut along z) */
+    if (K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX ||
+        (c->link && yee_link_axis(c->d) != (one_plane(c) ? 1 : 2)))
         return 0;
     if ((wrapped || lo || hi) && n < 2 * K) /* a face's seam would meet the other */
         return 0;
