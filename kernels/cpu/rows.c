@@ -529,6 +529,8 @@ void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0,
     for (int q = l->s_start[row0 + j0]; q < l->s_start[row0 + j1]; q++) {
         const int at = l->s_order[q];
         const yee_sample *p = &l->plan->samp[at];
-        l->plan->samp_out[at] = yee_component_array(c->f, p->comp)[yee_idx(c->d, p->i, p->j, p->k)];
+        const yee_real *a = yee_component_array(c->f, p->comp);
+        /* a component this 2-D run does not store reads as zero, as in cpu_gather */
+        l->plan->samp_out[at] = a ? a[yee_idx(c->d, p->i, p->j, p->k)] : YEE_R(0.0);
     }
 }
