@@ -102,8 +102,8 @@ yee_add_test(NAME mpi_linked_threads LABELS mpi PROCESSORS 2 TIMEOUT 120
           --expect "ran in fused sweeps")
 # 2-D runs cut into slabs along y (the automatic split of 2 ranks, 1xPx1): the same seams with
 # rows for planes. Two plane waves of both polarizations on a TFSF box in CPML (down to 20 rows
-# per rank; 2 threads per rank), and a Bloch cell periodic in x and y (complex fields, the
-# factor across the cell's y face; 8 rows per rank on 4).
+# per rank; 2 threads per rank), and a Bloch cell periodic in x and y (tests/mpi/bloch_2d.cfg:
+# complex fields, the factor across the cell's y face; 8 rows per rank on 4).
 yee_add_test(NAME mpi_linked_2d LABELS mpi PROCESSORS 2 TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
           --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/twod/tfsf2d.cfg
@@ -116,7 +116,7 @@ yee_add_test(NAME mpi_linked_2d_threads LABELS mpi PROCESSORS 2 TIMEOUT 120
           --expect "ran in fused sweeps")
 yee_add_test(NAME mpi_linked_2d_bloch LABELS mpi PROCESSORS 2 TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_SOURCE_DIR}/inputs/bands_rods.cfg
+          --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/bloch_2d.cfg
           --work ${YEE_MPI_DIR}/linked_2d_bloch --ranks --splits 1x2x1 1x3x1 1x4x1
           --expect "ran in fused sweeps")
 
