@@ -149,19 +149,18 @@ void cpu_row_h(const cpu_ctx *c, int j, int k, int i0, int i1)
     }
 }
 
-/* The bulk E update of cells [a, b) of row (j, k): with material 0's coefficients as loop
- * constants, or (lookup) each cell's own; the 3-D update, or a 2-D polarization's (c->pol2d).
- * Inlined, so that lookup is a constant at each call: as a plain function with lookup a
- * parameter GCC 12 left the material-0 loop scalar (the hot loop in vmulss), half the speed of
- * a vacuum step (docs/performance.md, "Steps per sweep"). */
+/* The bulk E update of cells [a, b) of row (j, k): with coefficients q0 as loop constants (those
+ * of the one material of these cells), or (lookup) each cell's own; the 3-D update, or a 2-D
+ * polarization's (c->pol2d). Inlined, so that lookup is a constant at each call: as a plain
+ * function with lookup a parameter GCC 12 left the constant loop scalar (the hot loop in
+ * vmulss), half the speed of a vacuum step (docs/performance.md, "Steps per sweep"). */
 static inline __attribute__((always_inline)) void bulk_e(const cpu_ctx *c, int j, int k, int a,
-                                                       int b, const int lookup)
+                                                       int b, const int lookup, yee_ecoef q0)
 {
     const yee_dims d = c->d;
     const yee_fields f = c->f;
     const yee_lines L = c->lines;
     const yee_media m = c->media;
-    const yee_ecoef q0 = c->coef0;
     switch (c->pol2d) {
     case YEE_POL_TM:
 #pragma omp simd
@@ -235,12 +234,48 @@ static void row_cpml_e(const cpu_ctx *c, const cpu_slab *sl, int64_t row, int j,
     }
 }
 
+#define MIN_RUN 16 /* cells of one material that take its coefficients as constants: a vector */
+
+/* Cells at and other of the same material in every component this run stores. */
+static int same_material(const cpu_ctx *c, int64_t at, int64_t other)
+{
+    for (int a = 0; a < 3; a++)
+        if (yee_pol_has(c->pol2d, a) && c->media.mat[a][at] != c->media.mat[a][other])
+            return 0;
+    return 1;
+}
+
+/* Cells [a, b) of row (j, k), inside the row's span of other materials: each run of at least
+ * MIN_RUN cells of one material (a guide's core, the inside of a sphere) with that material's
+ * coefficients as loop constants, the cells between runs (interfaces, averaged materials) by
+ * the per-cell lookup. The same values enter the same arithmetic. */
+static void span_e(const cpu_ctx *c, int j, int k, int a, int b)
+{
+    const int64_t c0 = yee_idx(c->d, 0, j, k);
+    int pending = a; /* the first cell not yet updated */
+    for (int i = a; i < b;) {
+        int e = i + 1;
+        while (e < b && same_material(c, c0 + i, c0 + e))
+            e++;
+        if (e - i >= MIN_RUN) {
+            if (i > pending)
+                bulk_e(c, j, k, pending, i, 1, c->coef0);
+            bulk_e(c, j, k, i, e, 0, yee_media_ecoef(c->media, c0 + i));
+            pending = e;
+        }
+        i = e;
+    }
+    if (b > pending)
+        bulk_e(c, j, k, pending, b, 1, c->coef0);
+}
+
 /* Outside its span of other materials (c->row_span) a row takes material 0's coefficients as
  * loop constants (yee_update_e_coef, yee_cpml_e_coef): the same arithmetic on the same values
  * as the per-cell lookup, 3 bytes per cell less to read and no gathers (with the lookup on every
  * row a vacuum step ran at 0.56x the speed, and the 2-D bend of validation/bend2d, a guide
- * crossing most rows, at 0.5x: docs/performance.md). The CPML parts of a row are cut at the
- * span the same way: a guide running into the CPML leaves most of each such row vacuum. */
+ * crossing most rows, at 0.5x: docs/performance.md); inside it, runs of one material do the
+ * same with theirs (span_e). The CPML parts of a row are cut at the span the same way: a guide
+ * running into the CPML leaves most of each such row vacuum. */
 void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
 {
     const yee_dims d = c->d;
@@ -249,11 +284,11 @@ void cpu_row_e(const cpu_ctx *c, int j, int k, int i0, int i1)
     const int a = lo > i0 ? (lo < i1 ? lo : i1) : i0; /* [i0, a) [a, b) [b, i1) */
     const int b = hi < i1 ? (hi > a ? hi : a) : i1;
     if (a > i0)
-        bulk_e(c, j, k, i0, a, 0);
+        bulk_e(c, j, k, i0, a, 0, c->coef0);
     if (b > a)
-        bulk_e(c, j, k, a, b, 1);
+        span_e(c, j, k, a, b);
     if (i1 > b)
-        bulk_e(c, j, k, b, i1, 0);
+        bulk_e(c, j, k, b, i1, 0, c->coef0);
     for (int s = 0; s < c->nslabs; s++) {
         const cpu_slab *sl = &c->slabs[s];
         int64_t row = slab_row(sl, j, k);

@@ -55,9 +55,11 @@ typedef struct owned {
 } owned;
 
 /* Random material indices per component everywhere, but all rows j = 1 and the last plane of
- * material 0, and rows j = 2 with other materials in their middle third only: both backends
- * take material 0's coefficients as constants outside a row's span of other materials
- * (yee_row_spans), so each meets whole rows, row ends and random rows of the lookup. */
+ * material 0, rows j = 2 with other materials in their middle third only, and rows j = 3 of
+ * runs of one material (0 on the first eighth, 2 to the middle, 3 to the end, in every
+ * component): both backends take material 0's coefficients as constants outside a row's span
+ * of other materials (yee_row_spans), and the CPU those of a run of 16 or more cells inside it
+ * (rows.c span_e), so each meets whole rows, row ends, runs and random rows of the lookup. */
 static void build_materials(const geom *g, test_rng *r, owned *o, int64_t total)
 {
     yee_setup *s = &o->s;
@@ -81,6 +83,12 @@ static void build_materials(const geom *g, test_rng *r, owned *o, int64_t total)
                     uint8_t *row = &o->mat[a][yee_idx(s->dims, 0, j, k)];
                     memset(row, 0, (size_t)(g->n[0] / 3));
                     memset(row + 2 * g->n[0] / 3, 0, (size_t)(g->n[0] - 2 * g->n[0] / 3));
+                } else if (j == 3) {
+                    uint8_t *row = &o->mat[a][yee_idx(s->dims, 0, j, k)];
+                    const int n0 = g->n[0];
+                    memset(row, 0, (size_t)(n0 / 8));
+                    memset(row + n0 / 8, 2, (size_t)(n0 / 2 - n0 / 8));
+                    memset(row + n0 / 2, 3, (size_t)(n0 - n0 / 2));
                 }
         s->mat[a] = o->mat[a];
     }
@@ -1180,6 +1188,12 @@ int main(void)
          0xbf58476d1ce4e5b9ull, YEE_POL_TM},
         {"2-D TE 13x9", {13, 9, 1}, {{0, 3}, {2, 0}, {0, 0}}, {0, 1, 0}, 10,
          0x2545f4914f6cdd1dull, YEE_POL_TE},
+        /* rows long enough for runs of one material (rows j = 3: 16 and 19 cells), one of them
+         * crossing a CPML slab; 3-D and 2-D TM */
+        {"37x6x5 runs", {37, 6, 5}, {{0, 4}, {0, 0}, {2, 0}}, {0, 0, 1}, 6,
+         0x853c49e6748fea9bull, YEE_POL_BOTH},
+        {"2-D TM 37x6 runs", {37, 6, 1}, {{4, 0}, {0, 2}, {0, 0}}, {0, 1, 0}, 6,
+         0xda942042e4dd58b5ull, YEE_POL_TM},
     };
     int checked = 0, failed = 0;
     for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++)
