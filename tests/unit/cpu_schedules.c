@@ -52,10 +52,11 @@ static int comp_of(const geom *g, int c)
     return c;
 }
 
-/* Plane k of the geometry, clipped to its planes (a single plane takes every k as 0). */
-static int plane_of(const geom *g, int k)
+/* Index v along axis a, clipped to the geometry's cells (a single plane takes every k as 0;
+ * the short y axes of the 2K-row geometries clip the currents placed past their middle). */
+static int clip(const geom *g, int a, int v)
 {
-    return k < 0 ? 0 : k >= g->n[2] ? g->n[2] - 1 : k;
+    return v < 0 ? 0 : v >= g->n[a] ? g->n[a] - 1 : v;
 }
 
 /* Everything a setup points to, owned here. */
@@ -184,9 +185,9 @@ static void currents(const geom *g, int step, int cplx, yee_point_current *m, in
     for (int q = 0; q < NCUR; q++) {
         yee_point_current c;
         c.comp = comp_of(g, at[q][0]);
-        c.i = at[q][1];
-        c.j = at[q][2];
-        c.k = plane_of(g, at[q][3]);
+        c.i = clip(g, 0, at[q][1]);
+        c.j = clip(g, 1, at[q][2]);
+        c.k = clip(g, 2, at[q][3]);
         c.j_value = (yee_real)(0.3 * (q + 1) + 0.17 * step) * (q % 2 ? 1 : -1);
         c.j_imag = 0;
         if (cplx && q % 3 != 0) /* complex amplitudes; q % 3 == 2: imaginary only */
