@@ -225,10 +225,10 @@ static int takes_complex(const yee_sim *s)
     return !s->cfg->complex_fields || s->be->advance_complex;
 }
 
-/* The axis of the faces a backend may link: yee_link_axis of the run's dims. */
+/* The axis of the faces a backend may link (kernels/backend.h). */
 static int link_axis(const yee_sim *s)
 {
-    return s->cfg->two_d ? 1 : 2;
+    return yee_link_axis(yee_dims_of(s->cfg->n, s->cfg->two_d));
 }
 
 /* The backend can keep slabs' faces itself: the condition of `linked` below but the ranks',

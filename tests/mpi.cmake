@@ -73,52 +73,41 @@ yee_add_test(NAME mpi_ranks_boundaries LABELS mpi PROCESSORS 2 TIMEOUT 600
           --work ${YEE_MPI_DIR}/ranks_boundaries --ranks 2 3 4
           --splits 4x1x1 1x4x1 1x1x4 2x2x2 4x2x1 2x1x4 1x2x4)
 
+# mpi_linked_NAME: ranks_agree.py on DECK with the remaining arguments (the splits), each MPI
+# run required to take fused steps.
+function(yee_linked_test name deck)
+  string(REGEX REPLACE "^mpi_" "" work ${name})
+  yee_add_test(NAME ${name} LABELS mpi PROCESSORS 2 TIMEOUT 120
+    COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
+            --mpiexec "${YEE_MPI_EXEC}" --deck ${deck} --work ${YEE_MPI_DIR}/${work} ${ARGN}
+            --expect "ran in fused sweeps")
+endfunction()
+
 # Slabs along z (--ranks 1x1xP) take fused steps: the backend exchanges the z faces inside its
 # sweeps (setup.link, kernels/cpu/wavefront.c face_seams), and must print so, with the bytes of
 # one rank: a cell periodic on all three axes (the top rank's neighbour is rank 0; x and y
 # wrapped by each rank), and a CPML box with a plane wave (TFSF), a Drude sphere, a flux box and
 # a DFT plane (tests/checkpoint/ckpt.cfg), cut on 2, 3 and 4 ranks (down to 6 planes each).
-yee_add_test(NAME mpi_linked_periodic LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/boundaries.cfg
-          --work ${YEE_MPI_DIR}/linked_periodic --ranks --splits 1x1x2 1x1x3 1x1x4
-          --expect "ran in fused sweeps")
-yee_add_test(NAME mpi_linked_tfsf LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
-          --work ${YEE_MPI_DIR}/linked_tfsf --ranks --splits 1x1x2 1x1x3 1x1x4
-          --expect "ran in fused sweeps")
+yee_linked_test(mpi_linked_periodic ${YEE_MPI_SRC}/boundaries.cfg
+  --ranks --splits 1x1x2 1x1x3 1x1x4)
+yee_linked_test(mpi_linked_tfsf ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
+  --ranks --splits 1x1x2 1x1x3 1x1x4)
 # a Bloch cell (complex fields, both parts per message, the factor across the cell's z face)
-yee_add_test(NAME mpi_linked_bloch LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/bloch_z.cfg
-          --work ${YEE_MPI_DIR}/linked_bloch --ranks --splits 1x1x2 1x1x3
-          --expect "ran in fused sweeps")
+yee_linked_test(mpi_linked_bloch ${YEE_MPI_SRC}/bloch_z.cfg
+  --ranks --splits 1x1x2 1x1x3)
 # and with 2 threads per rank: blocks of planes, their seams inside a rank, then the faces
-yee_add_test(NAME mpi_linked_threads LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
-          --work ${YEE_MPI_DIR}/linked_threads --ranks --splits 1x1x2 --threads 2
-          --expect "ran in fused sweeps")
+yee_linked_test(mpi_linked_threads ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
+  --ranks --splits 1x1x2 --threads 2)
 # 2-D runs cut into slabs along y (the automatic split of 2 ranks, 1xPx1): the same seams with
 # rows for planes. Two plane waves of both polarizations on a TFSF box in CPML (down to 20 rows
 # per rank; 2 threads per rank), and a Bloch cell periodic in x and y (tests/mpi/bloch_2d.cfg:
 # complex fields, the factor across the cell's y face; 8 rows per rank on 4).
-yee_add_test(NAME mpi_linked_2d LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/twod/tfsf2d.cfg
-          --work ${YEE_MPI_DIR}/linked_2d --ranks 2 --splits 1x3x1 1x4x1
-          --expect "ran in fused sweeps")
-yee_add_test(NAME mpi_linked_2d_threads LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${CMAKE_CURRENT_LIST_DIR}/twod/tfsf2d.cfg
-          --work ${YEE_MPI_DIR}/linked_2d_threads --ranks --splits 1x2x1 --threads 2
-          --expect "ran in fused sweeps")
-yee_add_test(NAME mpi_linked_2d_bloch LABELS mpi PROCESSORS 2 TIMEOUT 120
-  COMMAND ${YEE_PYTHON} ${YEE_MPI_SRC}/ranks_agree.py --yee $<TARGET_FILE:yee>
-          --mpiexec "${YEE_MPI_EXEC}" --deck ${YEE_MPI_SRC}/bloch_2d.cfg
-          --work ${YEE_MPI_DIR}/linked_2d_bloch --ranks --splits 1x2x1 1x3x1 1x4x1
-          --expect "ran in fused sweeps")
+yee_linked_test(mpi_linked_2d ${CMAKE_CURRENT_LIST_DIR}/twod/tfsf2d.cfg
+  --ranks 2 --splits 1x3x1 1x4x1)
+yee_linked_test(mpi_linked_2d_threads ${CMAKE_CURRENT_LIST_DIR}/twod/tfsf2d.cfg
+  --ranks --splits 1x2x1 --threads 2)
+yee_linked_test(mpi_linked_2d_bloch ${YEE_MPI_SRC}/bloch_2d.cfg
+  --ranks --splits 1x2x1 1x3x1 1x4x1)
 
 # One OpenMP thread per rank: CI has 2 cores, and spinning threads of 8 oversubscribed ranks
 # would starve each other.

@@ -103,7 +103,8 @@ typedef struct cpu_ctx {
     double wrap_phase[2][3][2]; /* [kind][axis] = {cos, sin}: backend.h advance_complex */
     const yee_face_link *link; /* setup.link: the faces along yee_link_axis that advance
                                 * exchanges (NULL: none) */
-    yee_real *link_buf;        /* one face message: 2 n0 n1 values per part, room for two */
+    yee_real *link_buf;        /* one face message: two components over the face per part,
+                                * room for two parts (backend_cpu.c link_face_values) */
 } cpu_ctx;
 
 /* The contexts a schedule steps together: c, then its twin when it has one. */

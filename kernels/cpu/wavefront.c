@@ -117,9 +117,15 @@ static int one_plane(const cpu_ctx *c)
     return c->d.n[2] == 1;
 }
 
+/* The axis along which the layers lie: y with one plane, else z. */
+static int layer_axis(const cpu_ctx *c)
+{
+    return one_plane(c) ? 1 : 2;
+}
+
 int cpu_wavefront_layers(const cpu_ctx *c)
 {
-    return one_plane(c) ? c->d.n[1] : c->d.n[2];
+    return c->d.n[layer_axis(c)];
 }
 
 /* Layer p (step s, what): plane p's rows [j0, j1) (one band), or with one plane its row p. */
@@ -230,12 +236,12 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
 {
     const int lo = c->link && c->link->low, hi = c->link && c->link->high;
     const int n = cpu_wavefront_layers(c);
-    /* the wrapped axis whose faces are a seam: y with one plane (z's ghosts are then the row's
-     * own, refreshed after it: rows.c cpu_wrap_*), else z */
-    const int wrapped = one_plane(c) ? c->wrap[1] : c->wrap[2];
+    /* a wrapped layer axis makes its faces a seam (with one plane z's ghosts are the row's own,
+     * refreshed after it: rows.c cpu_wrap_*) */
+    const int wrapped = c->wrap[layer_axis(c)];
     /* linked faces must be the layers' (a 3-D run one cell thick is never cut along z) */
     if (K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX ||
-        (c->link && yee_link_axis(c->d) != (one_plane(c) ? 1 : 2)))
+        (c->link && yee_link_axis(c->d) != layer_axis(c)))
         return 0;
     if ((wrapped || lo || hi) && n < 2 * K) /* a face's seam would meet the other */
         return 0;
