@@ -18,12 +18,14 @@
 
 /* One correction: target field node, and the incident value it needs as
  * coef_i * aux_i(x) + coef_q * aux_q(x), aux the 1-D E (for M) or H (for J) of the in-phase and
- * quadrature grids, x the fractional 1-D index of the node. */
+ * quadrature grids, x the fractional 1-D index of the node. x never changes, so its cubic
+ * Lagrange stencil (base index and four weights, `stencil`) is computed once at create. */
 typedef struct term {
     int comp;          /* 0..2: J into E, 3..5: M into H */
     int i, j, k;       /* local node */
     double coef_i, coef_q;
-    double x;          /* 1-D position: index into e (M terms) or h (J terms) */
+    int at;            /* the stencil reads aux[at - 1 .. at + 2] (e for M terms, h for J terms) */
+    double w[4];
 } term;
 
 /* A 1-D Yee line: e[m] at xi0 + m d, h[m] at xi0 + (m + 1/2) d; on a graded axis at xe[m] and
@@ -51,8 +53,9 @@ struct yee_tfsf {
 
 /* ---- 1-D grid ---- */
 
-/* Cubic Lagrange interpolation of a[] at fractional index x (clamped to the array). */
-static double interp(const double *a, int n, double x)
+/* The cubic Lagrange stencil at fractional index x of an array of n values (clamped to the
+ * array): the interpolated value is w[0] a[at-1] + w[1] a[at] + w[2] a[at+1] + w[3] a[at+2]. */
+static void stencil(int n, double x, int *at, double w[4])
 {
     int m = (int)floor(x);
     if (m < 1)
@@ -60,9 +63,17 @@ static double interp(const double *a, int n, double x)
     if (m > n - 3)
         m = n - 3;
     const double t = x - m;
-    const double w0 = -t * (t - 1) * (t - 2) / 6, w1 = (t + 1) * (t - 1) * (t - 2) / 2;
-    const double w2 = -(t + 1) * t * (t - 2) / 2, w3 = (t + 1) * t * (t - 1) / 6;
-    return w0 * a[m - 1] + w1 * a[m] + w2 * a[m + 1] + w3 * a[m + 2];
+    *at = m;
+    w[0] = -t * (t - 1) * (t - 2) / 6;
+    w[1] = (t + 1) * (t - 1) * (t - 2) / 2;
+    w[2] = -(t + 1) * t * (t - 2) / 2;
+    w[3] = (t + 1) * t * (t - 1) / 6;
+}
+
+static double interp(const double *a, const term *tm)
+{
+    const int m = tm->at;
+    return tm->w[0] * a[m - 1] + tm->w[1] * a[m] + tm->w[2] * a[m + 1] + tm->w[3] * a[m + 2];
 }
 
 /* |k| of a plane wave along unit vector u at angular frequency w on the 3-D Yee grid (Taflove &
@@ -185,7 +196,8 @@ typedef struct builder {
     int cap_h, cap_e;
 } builder;
 
-static int push(builder *b, int is_h, const term *tm)
+/* Appends the correction of node (comp, l) with coefficients ci, cq at 1-D index x. */
+static int push(builder *b, int is_h, int comp, const int l[3], double ci, double cq, double x)
 {
     yee_tfsf *t = b->t;
     int *n = is_h ? &t->nh : &t->ne, *cap = is_h ? &b->cap_h : &b->cap_e;
@@ -198,7 +210,14 @@ static int push(builder *b, int is_h, const term *tm)
         *arr = g;
         *cap = nc;
     }
-    (*arr)[(*n)++] = *tm;
+    term *tm = &(*arr)[(*n)++];
+    tm->comp = comp;
+    tm->i = l[0];
+    tm->j = l[1];
+    tm->k = l[2];
+    tm->coef_i = ci;
+    tm->coef_q = cq;
+    stencil(t->m + 1, x, &tm->at, tm->w);
     return 1;
 }
 
@@ -301,8 +320,7 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                 if (mine && hin != 0.0 && run_has(cfg, ec)) {
                     /* the E update's spacing there: the dual cell of plane P */
                     const double c0 = jsign[pair] * hin / yee_dual_width(cfg, p, P);
-                    term tm = {ec, el[0], el[1], el[2], c0 * ce, c0 * se, line_index(b, 1, xih)};
-                    if (!push(b, 0, &tm))
+                    if (!push(b, 0, ec, el, c0 * ce, c0 * se, line_index(b, 1, xih)))
                         return 0;
                 }
                 /* M on H node hc from the incident E component ec at the E node */
@@ -315,8 +333,7 @@ static int build_face(builder *b, const box_nodes *bx, int p, int side)
                 if (mine && ein != 0.0 && run_has(cfg, hc)) {
                     /* the H update's spacing there: cell Ph */
                     const double c0 = msign[pair] * ein / yee_cell_width(cfg, p, Ph);
-                    term tm = {hc, hl[0], hl[1], hl[2], c0 * ce, c0 * se, line_index(b, 0, xie)};
-                    if (!push(b, 1, &tm))
+                    if (!push(b, 1, hc, hl, c0 * ce, c0 * se, line_index(b, 0, xie)))
                         return 0;
                 }
             }
@@ -583,14 +600,19 @@ int yee_tfsf_count_e(const yee_tfsf *t)
     return t->ne;
 }
 
+/* The corrections of this step. A box's faces hold some 10^5 of them, computed between two
+ * fused sweeps while the backend's threads wait: so they are computed on every thread (each
+ * term on its own: the values do not depend on the threads). */
 static int emit(const yee_tfsf *t, const term *terms, int n, int use_h, yee_point_current *out)
 {
-    const int len = t->m + 1;
+    const double *aux_i = use_h ? t->line[0].h : t->line[0].e;
+    const double *aux_q = t->nlines == 2 ? (use_h ? t->line[1].h : t->line[1].e) : NULL;
+#pragma omp parallel for schedule(static) if (n >= 8192)
     for (int s = 0; s < n; s++) {
         const term *tm = &terms[s];
-        double v = tm->coef_i * interp(use_h ? t->line[0].h : t->line[0].e, len, tm->x);
-        if (t->nlines == 2)
-            v += tm->coef_q * interp(use_h ? t->line[1].h : t->line[1].e, len, tm->x);
+        double v = tm->coef_i * interp(aux_i, tm);
+        if (aux_q)
+            v += tm->coef_q * interp(aux_q, tm);
         out[s].comp = tm->comp;
         out[s].i = tm->i;
         out[s].j = tm->j;

@@ -16,18 +16,23 @@
 
 #include "kernels/backend.h"
 
-/* A step's currents and samples sorted for a sweep over rows: each kind by row (m_start[r] ..
- * m_start[r+1] index m_order, row r = j + k ny; j_ and s_ the same), in list order within a row
- * (so each cell gets its additions in list order). The
- * arrays are the context's scratch, kept from step to step (no allocation per step); a kind with
- * no entries has no buckets. */
+/* One kind of a step's list (M, J or samples) sorted by row: entries order[start[r] ..
+ * start[r+1]) lie in row r = j + k ny, in list order within a row (so each cell gets its
+ * additions in list order). key holds the rows of the n entries last sorted: a list whose rows
+ * come in the same sequence (a TFSF box's corrections, step after step) reuses the order. */
+typedef struct cpu_buckets {
+    int *start, *order, *key;
+    int n; /* entries last sorted (0: none; a kind with no entries is never sorted) */
+    size_t start_cap, order_cap, key_cap;
+} cpu_buckets;
+
+/* A step's currents and samples sorted for a sweep over rows. The arrays are the context's
+ * scratch, kept from step to step (no allocation per step); a kind with no entries has no
+ * buckets. */
 typedef struct cpu_step_lists {
     const yee_step_plan *plan;
-    int *m_start, *m_order;
-    int *j_start, *j_order;
-    int *s_start, *s_order;
-    int *key, *cursor;
-    size_t m_start_cap, m_order_cap, j_start_cap, j_order_cap, s_start_cap, s_order_cap;
+    cpu_buckets m, j, s;
+    int *key, *cursor; /* scratch of the sort */
     size_t key_cap, cursor_cap;
 } cpu_step_lists;
 

@@ -455,15 +455,18 @@ static int room(int **a, size_t *cap, size_t n)
     return 1;
 }
 
-/* Counting sort: order[] lists the q < n grouped by key[q] (0 .. nkeys-1), list order kept within
- * a key; key k's entries are order[start[k] .. start[k+1]). */
-static int bucket_sort(cpu_step_lists *l, int64_t nkeys, int n, int **start, size_t *start_cap,
-                       int **order, size_t *order_cap)
+/* Counting sort of the n keys l->key (rows 0 .. nkeys-1) into b, unless b was last sorted from
+ * the same key sequence: b->order lists the q < n grouped by row, list order kept within a row;
+ * row r's entries are order[start[r] .. start[r+1]). The order depends on nothing but the keys. */
+static int bucket_sort(cpu_step_lists *l, int64_t nkeys, int n, cpu_buckets *b)
 {
-    if (!room(start, start_cap, (size_t)nkeys + 1) || !room(order, order_cap, (size_t)n + 1) ||
+    if (b->n == n && memcmp(b->key, l->key, (size_t)n * sizeof(int)) == 0)
+        return 1;
+    if (!room(&b->start, &b->start_cap, (size_t)nkeys + 1) ||
+        !room(&b->order, &b->order_cap, (size_t)n + 1) ||
         !room(&l->cursor, &l->cursor_cap, (size_t)nkeys + 1))
         return 0;
-    int *st = *start, *ord = *order, *cur = l->cursor;
+    int *st = b->start, *ord = b->order, *cur = l->cursor;
     memset(st, 0, ((size_t)nkeys + 1) * sizeof(int));
     for (int q = 0; q < n; q++)
         st[l->key[q] + 1]++;
@@ -472,6 +475,14 @@ static int bucket_sort(cpu_step_lists *l, int64_t nkeys, int n, int **start, siz
     memcpy(cur, st, (size_t)nkeys * sizeof(int));
     for (int q = 0; q < n; q++)
         ord[cur[l->key[q]]++] = q;
+    /* keep these keys: the scratch and b's key array trade places */
+    int *k = b->key;
+    const size_t cap = b->key_cap;
+    b->key = l->key;
+    b->key_cap = l->key_cap;
+    l->key = k;
+    l->key_cap = cap;
+    b->n = n;
     return 1;
 }
 
@@ -480,56 +491,56 @@ static int inside(const cpu_ctx *c, int i, int j, int k)
     return i >= 0 && i < c->d.n[0] && j >= 0 && j < c->d.n[1] && k >= 0 && k < c->d.n[2];
 }
 
+/* The rows of n point currents of components lo..hi into l->key; 0 if one lies elsewhere. */
+static int current_keys(const cpu_ctx *c, cpu_step_lists *l, int n, const yee_point_current *p,
+                        int lo, int hi)
+{
+    if (!room(&l->key, &l->key_cap, (size_t)n + 1))
+        return 0;
+    for (int q = 0; q < n; q++) {
+        if (p[q].comp < lo || p[q].comp > hi || !inside(c, p[q].i, p[q].j, p[q].k))
+            return 0;
+        l->key[q] = (int)(p[q].j + (int64_t)p[q].k * c->d.n[1]);
+    }
+    return 1;
+}
+
 int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_lists *l)
 {
     l->plan = plan;
-    const int ny = c->d.n[1], nz = c->d.n[2];
+    const int64_t rows = (int64_t)c->d.n[1] * c->d.n[2];
     const int nm = plan->nm > 0 ? plan->nm : 0, nj = plan->nj > 0 ? plan->nj : 0;
     const int ns = plan->nsamp > 0 ? plan->nsamp : 0;
-    const int most = nm > nj ? (nm > ns ? nm : ns) : (nj > ns ? nj : ns);
-    if (!room(&l->key, &l->key_cap, (size_t)most + 1))
-        return 0;
     /* a kind with no entries needs no buckets: the sweeps test the plan's counts first */
-    for (int q = 0; q < nm; q++) {
-        const yee_point_current *p = &plan->m[q];
-        if (p->comp < YEE_HX || p->comp > YEE_HZ || !inside(c, p->i, p->j, p->k))
-            return 0;
-        l->key[q] = (int)(p->j + (int64_t)p->k * ny);
-    }
-    if (nm && !bucket_sort(l, (int64_t)ny * nz, nm, &l->m_start, &l->m_start_cap, &l->m_order,
-                           &l->m_order_cap))
+    if (nm && (!current_keys(c, l, nm, plan->m, YEE_HX, YEE_HZ) || !bucket_sort(l, rows, nm, &l->m)))
         return 0;
-    for (int q = 0; q < nj; q++) {
-        const yee_point_current *p = &plan->j[q];
-        if (p->comp < YEE_EX || p->comp > YEE_EZ || !inside(c, p->i, p->j, p->k))
-            return 0;
-        l->key[q] = (int)(p->j + (int64_t)p->k * ny);
-    }
-    if (nj && !bucket_sort(l, (int64_t)ny * nz, nj, &l->j_start, &l->j_start_cap, &l->j_order,
-                           &l->j_order_cap))
+    if (nj && (!current_keys(c, l, nj, plan->j, YEE_EX, YEE_EZ) || !bucket_sort(l, rows, nj, &l->j)))
         return 0;
-    for (int q = 0; q < ns; q++) {
-        const yee_sample *p = &plan->samp[q];
-        if (p->comp < 0 || p->comp >= YEE_NCOMP || !inside(c, p->i, p->j, p->k))
+    if (ns) {
+        if (!room(&l->key, &l->key_cap, (size_t)ns + 1))
             return 0;
-        l->key[q] = (int)(p->j + (int64_t)p->k * ny);
+        for (int q = 0; q < ns; q++) {
+            const yee_sample *p = &plan->samp[q];
+            if (p->comp < 0 || p->comp >= YEE_NCOMP || !inside(c, p->i, p->j, p->k))
+                return 0;
+            l->key[q] = (int)(p->j + (int64_t)p->k * c->d.n[1]);
+        }
+        if (!bucket_sort(l, rows, ns, &l->s))
+            return 0;
     }
-    if (ns && !bucket_sort(l, (int64_t)ny * nz, ns, &l->s_start, &l->s_start_cap, &l->s_order,
-                           &l->s_order_cap))
-        return 0;
     return 1;
 }
 
 void cpu_step_lists_free(cpu_step_lists *l)
 {
+    cpu_buckets *kinds[3] = {&l->m, &l->j, &l->s};
+    for (int q = 0; q < 3; q++) {
+        free(kinds[q]->start);
+        free(kinds[q]->order);
+        free(kinds[q]->key);
+    }
     free(l->key);
     free(l->cursor);
-    free(l->m_start);
-    free(l->m_order);
-    free(l->j_start);
-    free(l->j_order);
-    free(l->s_start);
-    free(l->s_order);
     memset(l, 0, sizeof *l);
 }
 
@@ -542,8 +553,8 @@ void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int 
             continue;
         /* M right after the row's H update, before any E update reads it */
         const int64_t r = j + (int64_t)k * c->d.n[1];
-        for (int q = l->m_start[r]; q < l->m_start[r + 1]; q++)
-            cpu_add_current(c, &l->plan->m[l->m_order[q]]);
+        for (int q = l->m.start[r]; q < l->m.start[r + 1]; q++)
+            cpu_add_current(c, &l->plan->m[l->m.order[q]]);
     }
 }
 
@@ -552,8 +563,8 @@ void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j
     if (l->plan->nj <= 0)
         return;
     const int64_t row0 = (int64_t)k * c->d.n[1];
-    for (int q = l->j_start[row0 + j0]; q < l->j_start[row0 + j1]; q++)
-        cpu_add_current(c, &l->plan->j[l->j_order[q]]);
+    for (int q = l->j.start[row0 + j0]; q < l->j.start[row0 + j1]; q++)
+        cpu_add_current(c, &l->plan->j[l->j.order[q]]);
 }
 
 void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
@@ -561,8 +572,8 @@ void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0,
     if (l->plan->nsamp <= 0)
         return;
     const int64_t row0 = (int64_t)k * c->d.n[1];
-    for (int q = l->s_start[row0 + j0]; q < l->s_start[row0 + j1]; q++) {
-        const int at = l->s_order[q];
+    for (int q = l->s.start[row0 + j0]; q < l->s.start[row0 + j1]; q++) {
+        const int at = l->s.order[q];
         const yee_sample *p = &l->plan->samp[at];
         const yee_real *a = yee_component_array(c->f, p->comp);
         /* a component this 2-D run does not store reads as zero, as in cpu_gather */

@@ -164,8 +164,10 @@ static void release(owned *o)
 enum { NCUR = 16, NSAMP = 36, MAXK = 16 };
 
 /* The currents of step `step` (magnetic in m, electric in j): two in one cell, the first and
- * last planes and rows, i = 0, and a cell with both kinds. */
-static void currents(const geom *g, int step, int cplx, yee_point_current *m, int *nm,
+ * last planes and rows, i = 0, and a cell with both kinds. moved: each one row further along y
+ * (as many currents in other rows: the backend must not reuse the row order of the lists
+ * before, which it keeps while the rows come in the same sequence). */
+static void currents(const geom *g, int step, int moved, int cplx, yee_point_current *m, int *nm,
                      yee_point_current *j, int *nj)
 {
     const int nx = g->n[0], ny = g->n[1], nz = g->n[2];
@@ -186,7 +188,7 @@ static void currents(const geom *g, int step, int cplx, yee_point_current *m, in
         yee_point_current c;
         c.comp = comp_of(g, at[q][0]);
         c.i = clip(g, 0, at[q][1]);
-        c.j = clip(g, 1, at[q][2]);
+        c.j = clip(g, 1, at[q][2] + moved);
         c.k = clip(g, 2, at[q][3]);
         c.j_value = (yee_real)(0.3 * (q + 1) + 0.17 * step) * (q % 2 ? 1 : -1);
         c.j_imag = 0;
@@ -314,7 +316,7 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
     for (int call = 0; call < calls && rc == 0 && !bad; call++) {
         const int k = chunk[call % nchunk];
         for (int st = 0; st < k; st++) {
-            currents(g, step + st, cplx, m[st], &plan[st].nm, j[st], &plan[st].nj);
+            currents(g, step + st, call % 2, cplx, m[st], &plan[st].nm, j[st], &plan[st].nj);
             plan[st].m = m[st];
             plan[st].j = j[st];
             plan[st].nsamp = NSAMP;
