@@ -43,12 +43,12 @@ struct yee_sim {
     yee_monitors *mon;    /* probes and snapshots */
     yee_real *probe_vals; /* a step's probe samples (one_step) */
 
-    /* the fused path (step.c): per step of a backend advance, its currents and probe values */
+    /* per step of a backend advance (step.c), its currents (M, J: yee_sources_max each) and
+     * probe values; one_step uses the first two lists */
     int fused_max;        /* most steps per advance call (0: no advance) */
     long fused_steps;
     yee_step_plan *plans;
     yee_point_current *fused_cur[2 * YEE_FUSED_MAX];
-    int fused_cap[2 * YEE_FUSED_MAX];
     yee_real *fused_vals; /* fused_max rows of probe values */
 
     yee_h5 *h5;

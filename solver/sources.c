@@ -26,22 +26,9 @@ struct yee_sources {
     node_src *nodes;
     int ntfsf;
     yee_tfsf **tfsf;
-    yee_point_current *buf; /* the current list handed out */
-    int cap;
+    int max; /* the most currents of one call */
     double t_end;
 };
-
-static int grow(yee_sources *s, int need)
-{
-    if (need <= s->cap)
-        return 1;
-    yee_point_current *b = (yee_point_current *)realloc(s->buf, (size_t)need * sizeof *b);
-    if (!b)
-        return 0;
-    s->buf = b;
-    s->cap = need;
-    return 1;
-}
 
 /* The nodes of a dipole (one node) or volume source on this rank. */
 static int add_nodes(yee_sources *s, int q, const int n_local[3], const int offset[3])
@@ -129,8 +116,7 @@ int yee_sources_create(const yee_config *cfg, const int n_local[3], const int of
         const int nh = yee_tfsf_count_h(s->tfsf[q]), ne = yee_tfsf_count_e(s->tfsf[q]);
         need += nh > ne ? nh : ne;
     }
-    if (rc == YEE_OK && !grow(s, need + 1))
-        rc = YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate the source currents");
+    s->max = need;
     if (rc != YEE_OK) {
         yee_sources_destroy(s);
         return rc;
@@ -139,9 +125,10 @@ int yee_sources_create(const yee_config *cfg, const int n_local[3], const int of
     return YEE_OK;
 }
 
-/* Node sources of field kind `h` (M into H, or J into E) at time t, appended to buf. */
-static int node_currents(yee_sources *s, int h, double t, int n)
+/* Node sources of field kind `h` (M into H, or J into E) at time t, written to buf. */
+static int node_currents(const yee_sources *s, int h, double t, yee_point_current *buf)
 {
+    int n = 0;
     const yee_config *cfg = s->cfg;
     int last = -1;
     double v = 0.0;
@@ -155,7 +142,7 @@ static int node_currents(yee_sources *s, int h, double t, int n)
         }
         if (v == 0.0)
             continue;
-        yee_point_current *c = &s->buf[n++];
+        yee_point_current *c = &buf[n++];
         c->comp = ns->comp;
         c->i = ns->i;
         c->j = ns->j;
@@ -166,22 +153,25 @@ static int node_currents(yee_sources *s, int h, double t, int n)
     return n;
 }
 
-int yee_sources_h(yee_sources *s, long n, const yee_point_current **list)
+int yee_sources_max(const yee_sources *s)
+{
+    return s->max;
+}
+
+int yee_sources_h(yee_sources *s, long n, yee_point_current *out)
 {
     /* M enters Faraday's law with E^n: its time is n dt */
-    int count = node_currents(s, 1, n * s->cfg->dt, 0);
+    int count = node_currents(s, 1, n * s->cfg->dt, out);
     for (int q = 0; q < s->ntfsf; q++)
-        count += yee_tfsf_h_step(s->tfsf[q], s->buf + count);
-    *list = s->buf;
+        count += yee_tfsf_h_step(s->tfsf[q], out + count);
     return count;
 }
 
-int yee_sources_e(yee_sources *s, long n, const yee_point_current **list)
+int yee_sources_e(yee_sources *s, long n, yee_point_current *out)
 {
-    int count = node_currents(s, 0, (n + 0.5) * s->cfg->dt, 0);
+    int count = node_currents(s, 0, (n + 0.5) * s->cfg->dt, out);
     for (int q = 0; q < s->ntfsf; q++)
-        count += yee_tfsf_e_step(s->tfsf[q], s->buf + count);
-    *list = s->buf;
+        count += yee_tfsf_e_step(s->tfsf[q], out + count);
     return count;
 }
 
@@ -224,6 +214,5 @@ void yee_sources_destroy(yee_sources *s)
         yee_tfsf_destroy(s->tfsf[q]);
     free(s->tfsf);
     free(s->nodes);
-    free(s->buf);
     free(s);
 }

@@ -24,12 +24,15 @@ typedef struct yee_sources yee_sources;
 int yee_sources_create(const yee_config *cfg, const int n_local[3], const int offset[3],
                        yee_sources **out, yee_err *err);
 
-/* Step n: the magnetic currents to add after step_h; returns their number (*list valid until the
- * next call). Advances the plane waves' incident grids. */
-int yee_sources_h(yee_sources *s, long n, const yee_point_current **list);
+/* The most currents one call below writes: the size of its buffer. */
+int yee_sources_max(const yee_sources *s);
 
-/* Step n: the electric currents to add after step_e; returns their number. */
-int yee_sources_e(yee_sources *s, long n, const yee_point_current **list);
+/* Step n: the magnetic currents to add after step_h, written to out (yee_sources_max entries);
+ * returns their number. Advances the plane waves' incident grids. */
+int yee_sources_h(yee_sources *s, long n, yee_point_current *out);
+
+/* Step n: the electric currents to add after step_e, written to out; returns their number. */
+int yee_sources_e(yee_sources *s, long n, yee_point_current *out);
 
 /* Time (c-units) after which no source injects anything (+inf with a cw source). */
 double yee_sources_end_time(const yee_sources *s);

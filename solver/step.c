@@ -83,15 +83,15 @@ static int sample_monitors(yee_sim *s, yee_err *err)
 static int one_step(yee_sim *s, yee_err *err)
 {
     const long n = s->step;
-    const yee_point_current *cur;
+    yee_point_current *cur = s->fused_cur[0];
     YEE_TRY(update(s, YEE_FIELD_H, err));                               /* 1 */
     if (s->h5) /* the frames of step n leave while the device runs this update */
         YEE_TRY(yee_monitors_write_frames(s->mon, s->h5, s->nranks, err));
-    int ncur = yee_sources_h(s->sources, n, &cur);                      /* 2 */
+    int ncur = yee_sources_h(s->sources, n, cur);                       /* 2 */
     YEE_TRY(add_currents(s, ncur, cur, err));
     YEE_TRY(yee_halo_start(s->halo, YEE_FIELD_H, n, err));              /* 3 */
     YEE_TRY(update(s, YEE_FIELD_E, err));                               /* 4 */
-    ncur = yee_sources_e(s->sources, n, &cur);                          /* 5 */
+    ncur = yee_sources_e(s->sources, n, cur);                           /* 5 */
     YEE_TRY(add_currents(s, ncur, cur, err));
     YEE_TRY(yee_halo_start(s->halo, YEE_FIELD_E, n, err));              /* 6 */
     s->step = n + 1;
@@ -102,22 +102,6 @@ static int one_step(yee_sim *s, yee_err *err)
         yee_monitors_store_probes(s->mon, s->step, s->probe_vals);
     }
     return sample_monitors(s, err);
-}
-
-/* A copy of a step's current list into fused buffer b (the sources reuse one buffer per call). */
-static int keep_list(yee_sim *s, int b, int n, const yee_point_current *cur, yee_err *err)
-{
-    if (n > s->fused_cap[b]) {
-        yee_point_current *grown =
-            (yee_point_current *)realloc(s->fused_cur[b], (size_t)n * sizeof *grown);
-        if (!grown)
-            return YEE_FAIL(err, YEE_ERR_NOMEM, "source list");
-        s->fused_cur[b] = grown;
-        s->fused_cap[b] = n;
-    }
-    if (n)
-        memcpy(s->fused_cur[b], cur, (size_t)n * sizeof *cur);
-    return YEE_OK;
 }
 
 /* Steps n+1 .. n+k in one backend call: steps 1-7 above per step, the currents and probe samples
@@ -133,14 +117,9 @@ static int fused_steps(yee_sim *s, int k, yee_err *err)
         /* each step's magnetic then electric currents, in the order one_step asks for them (a
          * plane wave's 1-D grid advances with each call) */
         yee_step_plan *p = &s->plans[st];
-        const yee_point_current *cur;
-        int ncur = yee_sources_h(s->sources, n + st, &cur);
-        YEE_TRY(keep_list(s, 2 * st, ncur, cur, err));
-        p->nm = ncur;
+        p->nm = yee_sources_h(s->sources, n + st, s->fused_cur[2 * st]);
         p->m = s->fused_cur[2 * st];
-        ncur = yee_sources_e(s->sources, n + st, &cur);
-        YEE_TRY(keep_list(s, 2 * st + 1, ncur, cur, err));
-        p->nj = ncur;
+        p->nj = yee_sources_e(s->sources, n + st, s->fused_cur[2 * st + 1]);
         p->j = s->fused_cur[2 * st + 1];
         p->nsamp = n + st + 1 <= s->cfg->steps ? np : 0;
         p->samp = pts;
@@ -176,6 +155,11 @@ int yee_step_setup(yee_sim *s, yee_err *err)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "probe samples");
     const int asked = s->opt.tuning.fused_steps;
     s->fused_max = !s->be->advance ? 0 : asked > 0 && asked < YEE_FUSED_MAX ? asked : YEE_FUSED_MAX;
+    const int lists = 2 * (s->fused_max > 0 ? s->fused_max : 1);
+    const size_t list_bytes = ((size_t)yee_sources_max(s->sources) + 1) * sizeof(yee_point_current);
+    for (int b = 0; b < lists; b++)
+        if (!(s->fused_cur[b] = (yee_point_current *)malloc(list_bytes)))
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "source currents");
     if (s->fused_max == 0)
         return YEE_OK;
     s->plans = (yee_step_plan *)calloc((size_t)s->fused_max, sizeof *s->plans);

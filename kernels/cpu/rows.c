@@ -491,18 +491,22 @@ static int inside(const cpu_ctx *c, int i, int j, int k)
     return i >= 0 && i < c->d.n[0] && j >= 0 && j < c->d.n[1] && k >= 0 && k < c->d.n[2];
 }
 
-/* The rows of n point currents of components lo..hi into l->key; 0 if one lies elsewhere. */
+/* The rows of n point currents of components lo..hi into l->key; 0 if one lies elsewhere. A
+ * TFSF box hands over some 10^5 a step, keyed here while no sweep runs: on every thread. */
 static int current_keys(const cpu_ctx *c, cpu_step_lists *l, int n, const yee_point_current *p,
                         int lo, int hi)
 {
     if (!room(&l->key, &l->key_cap, (size_t)n + 1))
         return 0;
+    int *key = l->key, outside = 0;
+#pragma omp parallel for schedule(static) reduction(| : outside) if (n >= 16384)
     for (int q = 0; q < n; q++) {
         if (p[q].comp < lo || p[q].comp > hi || !inside(c, p[q].i, p[q].j, p[q].k))
-            return 0;
-        l->key[q] = (int)(p[q].j + (int64_t)p[q].k * c->d.n[1]);
+            outside = 1;
+        else
+            key[q] = (int)(p[q].j + (int64_t)p[q].k * c->d.n[1]);
     }
-    return 1;
+    return !outside;
 }
 
 int cpu_step_lists_build(const cpu_ctx *c, const yee_step_plan *plan, cpu_step_lists *l)
