@@ -18,6 +18,12 @@ add_executable(yee_test_cpu_schedules ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_schedul
 target_link_libraries(yee_test_cpu_schedules PRIVATE yee_test_support)
 yee_add_test(NAME unit_cpu_schedules LABELS unit TIMEOUT 240 COMMAND yee_test_cpu_schedules)
 
+# The CPU schedules' thread blocks tile the layers, keep their least size and balance the
+# estimated work (CPML slabs dearer), in 3-D and in a 2-D run's rows.
+add_executable(yee_test_cpu_blocks ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_blocks.c)
+target_link_libraries(yee_test_cpu_blocks PRIVATE yee_test_support)
+yee_add_test(NAME unit_cpu_blocks LABELS unit TIMEOUT 60 COMMAND yee_test_cpu_blocks)
+
 # The CPU backend's DFT sums, added a batch of samples at a time, are the bytes of one sample at
 # a time (full and partial batches, read back mid-run, replaced while samples are held).
 add_executable(yee_test_cpu_dft_batch ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_dft_batch.c)

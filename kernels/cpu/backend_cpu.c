@@ -91,6 +91,8 @@ static void cpu_destroy(void *vctx)
     c->link_buf = NULL;
     free(c->row_span);
     c->row_span = NULL;
+    free(c->layer_cost);
+    c->layer_cost = NULL;
     free(c->disp);
     c->disp = NULL;
     free(c->tensor);
@@ -287,6 +289,8 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
         memcpy(c->tensor, s->tensor, (size_t)s->ntensor * sizeof *c->tensor);
         memcpy(c->curl, s->curl, (size_t)s->ncurl * sizeof *c->curl);
     }
+    if (!cpu_layer_costs_build(c))
+        goto nomem;
     yee_state_layout_build(&c->state, c->f, c->total, c->nslabs, psi, slab_cells, c->pol,
                            c->ndisp > 0 ? c->npol : 0);
     *out = c;

@@ -96,6 +96,8 @@ typedef struct cpu_ctx {
     cpu_dft *dft;
     yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
     size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
+    double *layer_cost;  /* wavefront.c: estimated work of the layers below layer p, p = 0..n
+                          * (the thread blocks' split, cpu_block_start) */
     int pair_rows;       /* wavefront.c: rows per band (0: sized for the L2 cache; setup.tuning) */
     int sweep_steps;     /* wavefront.c: steps per sweep asked for (setup.tuning; 0: default) */
     yee_state_layout state; /* the checkpoint parts */
@@ -210,5 +212,12 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
                   yee_err *err);
 /* The layers the wavefront sweeps: the planes, or a single plane's rows (a 2-D run). */
 int cpu_wavefront_layers(const cpu_ctx *c);
+/* Sets c->layer_cost from the CPML slabs and the dispersive nodes (create, after both); 0 when
+ * memory is short. */
+int cpu_layer_costs_build(cpu_ctx *c);
+/* The first layer of block t of nt (t = nt: the layers' end), each block at least `least`
+ * layers (nt * least <= the layers): blocks of about equal estimated work, so that a thread whose
+ * layers hold the CPML does not keep the others waiting at the barrier. */
+int cpu_block_start(const cpu_ctx *c, int nt, int t, int least);
 
 #endif
