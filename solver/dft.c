@@ -54,13 +54,15 @@ struct yee_dft_set {
 };
 
 /* Steps between DFT samples. A linear system's fields carry only the frequencies its sources
- * emit, so the sums need a sampling rate above twice the highest of them, not every step
- * (Meep decimates its DFTs the same way): up to exp(-18) of a Gaussian's peak (f + 6 fwidth),
- * a CW carrier with its turn-on's spread, a Ricker's 4 f (1.8e-6 of its peak), and the
- * monitors' own top frequency. A tabulated profile has no known bandwidth: every step. */
+ * emit, |f| <= fsrc: up to exp(-18) of a Gaussian's peak (f + 6 fwidth), a CW carrier with its
+ * turn-on's spread, a Ricker's 4 f (1.8e-6 of its peak). Sampled every k steps they alias to
+ * f + m / (k dt), m != 0, at least 1 / (k dt) - fsrc from zero: above the monitors' top frequency
+ * fmon when 1 / (k dt) > fsrc + fmon, and then the sums at the monitors' frequencies are those
+ * of every step (Meep's rule, meep/src/dft.cpp add_dft, with its own source margin). A tabulated
+ * profile has no known bandwidth: every step. */
 static int sample_every(const yee_config *cfg, double fmon)
 {
-    double ftop = fmon;
+    double fsrc = 0.0;
     for (int q = 0; q < cfg->nsources; q++) {
         const yee_profile *p = &cfg->sources[q].profile;
         double f = 0.0;
@@ -70,12 +72,12 @@ static int sample_every(const yee_config *cfg, double fmon)
         case YEE_PROFILE_RICKER: f = 4.0 * p->frequency; break;
         case YEE_PROFILE_TABLE: return 1;
         }
-        if (f > ftop)
-            ftop = f;
+        if (f > fsrc)
+            fsrc = f;
     }
-    if (!(ftop > 0.0))
+    if (!(fsrc + fmon > 0.0))
         return 1;
-    const double k = floor(1.0 / (2.0 * ftop * cfg->dt));
+    const double k = floor(1.0 / ((fsrc + fmon) * cfg->dt));
     return k < 1.0 ? 1 : (k > 64.0 ? 64 : (int)k);
 }
 

@@ -11,6 +11,10 @@ yee_add_test(NAME unit_profiles LABELS unit TIMEOUT 60 COMMAND yee_test_profiles
 yee_add_test(NAME unit_dft_decimation LABELS unit TIMEOUT 120
   COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/unit/check_decimation.py $<TARGET_FILE:yee>
           ${CMAKE_SOURCE_DIR}/validation/slab/slab_flux.cfg ${CMAKE_CURRENT_BINARY_DIR}/decimation)
+yee_add_test(NAME unit_dft_decimation_broadband LABELS unit TIMEOUT 120
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/unit/check_decimation.py $<TARGET_FILE:yee>
+          ${CMAKE_CURRENT_LIST_DIR}/unit/decimation_broadband.cfg
+          ${CMAKE_CURRENT_BINARY_DIR}/decimation_broadband)
 
 # Each schedule of the tuned CPU backend (advance: the fused sweep, the two-step wavefront)
 # gives the bytes of the reference backend's ops, step by step (about 35 s; 70 s under ASan).
