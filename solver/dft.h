@@ -33,8 +33,9 @@
 typedef struct yee_dft_set yee_dft_set;
 
 /* Registers the flux and DFT monitors of cfg with the backend (be, ctx) for the subdomain of
- * n_local cells at global offset, sampling every `every` steps (0: every k-th step, k from the
- * sources' bandwidth, as Meep decimates). Errors: YEE_ERR_NOMEM and backend errors. */
+ * n_local cells at global offset, sampling every `every` steps (0: every k-th step, k the
+ * largest with 1/(k dt) above the sources' top frequency plus the monitors', as Meep decimates).
+ * Errors: YEE_ERR_NOMEM and backend errors. */
 int yee_dft_set_create(const yee_config *cfg, const yee_backend_ops *be, void *ctx,
                        const int n_local[3], const int offset[3], int every, yee_dft_set **out,
                        yee_err *err);

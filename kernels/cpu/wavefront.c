@@ -139,8 +139,9 @@ static int clamp(int v, int lo, int hi)
  * slab it lies in, plus one per dispersive node. The CPML share is a fit to thread times: in the
  * Mie sphere of validation/peers (83 x 41 x 41, CPML on the high faces only, mirror walls on the
  * low ones) the block with the z slab took 1.3x its half's time with equal planes, and 0.5 puts
- * the split where the two took the same to within the noise (1.06x faster runs). Only the
- * split of the threads' blocks reads it, never the results. */
+ * the split where the two took the same to within the noise (1.06x faster runs); the ranks'
+ * split counts a CPML cell 1.5 too (solver/decompose.h). Only the split of the threads' blocks
+ * reads it, never the results. */
 int cpu_layer_costs_build(cpu_ctx *c)
 {
     const int la = layer_axis(c), n = c->d.n[la];
