@@ -146,6 +146,7 @@ int cpu_layer_costs_build(cpu_ctx *c)
 {
     const int la = layer_axis(c), n = c->d.n[la];
     const int u = (la + 1) % 3, v = (la + 2) % 3;
+    const int64_t rows_per_layer = one_plane(c) ? 1 : c->d.n[1]; /* rows r = j + k n1 */
     c->layer_cost = (double *)malloc(((size_t)n + 1) * sizeof(double));
     if (!c->layer_cost)
         return 0;
@@ -157,11 +158,8 @@ int cpu_layer_costs_build(cpu_ctx *c)
             if (p >= b->lo[la] && p < b->hi[la])
                 w += 0.5 * (double)(b->hi[u] - b->lo[u]) * (double)(b->hi[v] - b->lo[v]);
         }
-        if (c->ndisp > 0) {
-            const int64_t r0 = one_plane(c) ? p : (int64_t)p * c->d.n[1];
-            const int64_t r1 = one_plane(c) ? p + 1 : (int64_t)(p + 1) * c->d.n[1];
-            w += (double)(c->disp_row[r1] - c->disp_row[r0]);
-        }
+        if (c->ndisp > 0)
+            w += (double)(c->disp_row[(p + 1) * rows_per_layer] - c->disp_row[p * rows_per_layer]);
         c->layer_cost[p + 1] = c->layer_cost[p] + w;
     }
     return 1;
