@@ -64,11 +64,17 @@ endforeach()
 add_executable(yee_parity ${CMAKE_CURRENT_SOURCE_DIR}/gpu/parity.c)
 target_link_libraries(yee_parity PRIVATE yee_solver)
 # The example (CPML), a PEC cavity, the CPML reflection deck and the all-boundaries MPI deck
-# (CPML, periodic, PEC faces, two sources).
+# (CPML, periodic, PEC faces, two sources), 500 steps each; the example's 80^3 cells 200 steps
+# (its pulse's peak enters the CPML at step ~145 and has crossed it by 200; 500 steps took two
+# minutes under ASan, in every CI run).
 foreach(deck inputs/dipole.cfg validation/cavity/cavity.cfg validation/cpml/cpml.cfg tests/mpi/box.cfg)
   get_filename_component(stem ${deck} NAME_WE)
+  set(steps 500)
+  if(stem STREQUAL "dipole")
+    set(steps 200)
+  endif()
   yee_add_test(NAME gpu_parity_${stem}
-    COMMAND yee_parity ${CMAKE_SOURCE_DIR}/${deck} 500
+    COMMAND yee_parity ${CMAKE_SOURCE_DIR}/${deck} ${steps}
     LABELS gpu SKIP77 TIMEOUT 600)
   set_tests_properties(gpu_parity_${stem} PROPERTIES RESOURCE_GROUPS "gpus:1")
 endforeach()

@@ -14,6 +14,8 @@
 #ifndef YEE_KERNELS_CPU_H
 #define YEE_KERNELS_CPU_H
 
+#include <stdatomic.h>
+
 #include "kernels/backend.h"
 
 /* One kind of a step's list (M, J or samples) sorted by row: entries order[start[r] ..
@@ -45,6 +47,20 @@ typedef struct cpu_slab {
 
 #define CPU_COPY_SLOTS 64
 #define CPU_SWEEP_MAX 16 /* steps per wavefront sweep, at most */
+#define CPU_BALANCE_THREADS 256 /* threads the wavefront follows (speeds, progress), at most */
+
+/* The wavefront's measured thread speeds (wavefront.c): each sweep times every thread's
+ * trapezoid, and the next sweep's blocks hold work in proportion to the speeds. The estimate of
+ * cpu_layer_costs_build misses what it does not model (a row through a ring or a sphere reads
+ * its materials cell by cell), and a core can run slower than the others for a while (a busy
+ * SMT sibling on a shared machine: 1.6x for hundreds of sweeps, measured on the 2-D bend). */
+typedef struct cpu_balance {
+    int nt;                                   /* threads of the speeds (0: none measured) */
+    double rate[CPU_BALANCE_THREADS];         /* estimated work per second, a running mean */
+    double share[CPU_BALANCE_THREADS + 1];    /* share[t]: the work below block t, of 1 */
+    double work[CPU_BALANCE_THREADS];         /* the last sweep's: each block's estimated work */
+    double seconds[CPU_BALANCE_THREADS];      /* and its time (trapezoid and seam) */
+} cpu_balance;
 
 /* A DFT region's sums and the samples not yet added to them: the sums (16 nfreq bytes per
  * node) are read and written once per `batch` samples instead of once per sample. */
@@ -100,6 +116,11 @@ typedef struct cpu_ctx {
                           * (the thread blocks' split, cpu_block_start) */
     int pair_rows;       /* wavefront.c: rows per band (0: sized for the L2 cache; setup.tuning) */
     int sweep_steps;     /* wavefront.c: steps per sweep asked for (setup.tuning; 0: default) */
+    cpu_balance balance; /* wavefront.c: the split the threads' speeds ask for */
+    unsigned sweeps;     /* wavefront.c: sweeps begun (modulo 2^32) */
+    /* wavefront.c: per thread, the last sweep whose first 2K iterations it has finished (its
+     * lower neighbour's seam waits for them) */
+    atomic_uint seam_ready[CPU_BALANCE_THREADS];
     yee_state_layout state; /* the checkpoint parts */
     cpu_step_lists lists[CPU_SWEEP_MAX]; /* the steps' sorted lists, scratch of the schedules */
     /* Complex fields on the fast path (cpu_advance_complex): for the length of that call the
@@ -216,8 +237,15 @@ int cpu_wavefront_layers(const cpu_ctx *c);
  * memory is short. */
 int cpu_layer_costs_build(cpu_ctx *c);
 /* The first layer of block t of nt (t = nt: the layers' end), each block at least `least`
- * layers (nt * least <= the layers): blocks of about equal estimated work, so that a thread whose
- * layers hold the CPML does not keep the others waiting at the barrier. */
-int cpu_block_start(const cpu_ctx *c, int nt, int t, int least);
+ * layers (nt * least <= the layers): block u holding about the fraction share[u+1] - share[u]
+ * of the estimated work (share NULL: 1 / nt each), so that a thread whose layers hold the CPML
+ * does not keep the others waiting at the barrier. share: nt + 1 non-decreasing fractions from 0
+ * to 1. */
+int cpu_block_start(const cpu_ctx *c, int nt, int t, int least, const double *share);
+/* After a sweep of nt blocks (b->work and b->seconds set for each): each thread's speed, a
+ * running mean of work / seconds (a sample moves it by at most 2x), and b->share in proportion
+ * to the speeds. Unchanged when a block's time or work is not positive (too short to time) or
+ * nt is 1 or above CPU_BALANCE_THREADS; a new nt starts the means over. */
+void cpu_balance_update(cpu_balance *b, int nt);
 
 #endif

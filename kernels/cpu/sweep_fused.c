@@ -27,7 +27,8 @@ static void sweep_planes(const cpu_ctx *c)
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int least = nz >= nt ? 1 : 0;
-        const int k0 = cpu_block_start(c, nt, t, least), k1 = cpu_block_start(c, nt, t + 1, least);
+        const int k0 = cpu_block_start(c, nt, t, least, NULL),
+                  k1 = cpu_block_start(c, nt, t + 1, least, NULL);
         if (k1 > k0) {
             CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], k1 - 1, 0, ny);
             cpu_wrap_h_rows(c, k1 - 1, 0, ny);
@@ -55,7 +56,8 @@ static void sweep_rows(const cpu_ctx *c)
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int least = ny >= nt ? 1 : 0;
-        const int j0 = cpu_block_start(c, nt, t, least), j1 = cpu_block_start(c, nt, t + 1, least);
+        const int j0 = cpu_block_start(c, nt, t, least, NULL),
+                  j1 = cpu_block_start(c, nt, t + 1, least, NULL);
         CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], 0, j0, j1);
         cpu_wrap_h_rows(c, 0, j0, j1);
 #pragma omp barrier

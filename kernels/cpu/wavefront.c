@@ -26,11 +26,12 @@
  * subdomain wraps onto itself (c->wrap), which are copied after their source rows.
  *
  * Threads own contiguous blocks of planes [k0, k1), at least 2K planes each, of about equal
- * estimated work (cpu_block_start: CPML planes cost more; near the planes each first touched,
- * alloc_zeroed). Across a seam k1 between two blocks the sweep above would read the
+ * time: estimated work (cpu_block_start: CPML planes cost more; near the planes each first
+ * touched, alloc_zeroed) in proportion to each thread's speed in the sweeps before
+ * (cpu_balance_update). Across a seam k1 between two blocks the sweep above would read the
  * neighbour's planes while it changes them, so each block first sweeps a trapezoid that needs
- * nothing across its seams (phase A), and after a barrier each seam's inverted triangle is
- * finished by one thread (phase B):
+ * nothing across its seams (phase A), and then each seam's inverted triangle is finished by the
+ * thread below it (phase B):
  *   phase A, block [k0, k1): H_s on [k0 + s-1, k1 - (s-1)), E_s on [k0 + s, k1 - (s-1)); no
  *     shrinking at the domain's ends (k = 0, nz), whose ghosts are constant. The one read
  *     across a seam is H_1(k1-1) of E_0(k1), which the upper block leaves alone in phase A.
@@ -38,8 +39,17 @@
  *     p < k1+s-1, then E_s(p). The planes it reads just outside, E_{s-1}(k1-s+1),
  *     E_{s-1}(k1+s-1), H_s(k1-s) and H_s(k1+s-1), phase A left at exactly those levels. With
  *     blocks of 2K planes the seams' planes do not meet.
- * One barrier per K steps; phase B re-reads K^2 planes per seam (whole planes, one step at a
- * time), against K (nz / threads) plane-steps of a block's trapezoid.
+ *   phase B needs of the upper block only its first 2K - 1 iterations (all its bands but the
+ *     last, and the last band's first 2K - 1): they write the planes it reads, and after them
+ *     phase A reads none that phase B writes (E_{s-1}(k1+s-1), which phase B overwrites with
+ *     E_s, is last read by H_s(k1+s-1) at iteration 2s-2; H_s(k1+s-1) and E_s(k1+s), which
+ *     phase B overwrites at step s+1, by E_s(k1+s) and H_{s+1}(k1+s) at iterations 2s-1 and
+ *     2s, s < K). So the thread below starts its seam once the upper thread marks those done
+ *     (c->seam_ready: a release store, an acquire load), while the upper one sweeps on: no
+ *     barrier between the phases, only the region's end per K steps (a barrier instead above
+ *     CPU_BALANCE_THREADS threads).
+ * Phase B re-reads K^2 planes per seam (whole planes, one step at a time), against K (nz /
+ * threads) plane-steps of a block's trapezoid; its time counts in its thread's speed.
  * A z axis the subdomain wraps onto itself (c->wrap[2]) makes the faces one more seam, at
  * k1 = nz: every block shrinks at both ends, and the last block's thread finishes that seam
  * with the planes above the top taken from the bottom (nz + p is p). Its reads across the faces
@@ -64,6 +74,7 @@
 
 
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "kernels/cpu/cpu.h"
@@ -165,7 +176,7 @@ int cpu_layer_costs_build(cpu_ctx *c)
     return 1;
 }
 
-int cpu_block_start(const cpu_ctx *c, int nt, int t, int least)
+int cpu_block_start(const cpu_ctx *c, int nt, int t, int least, const double *share)
 {
     const int n = cpu_wavefront_layers(c);
     if (t <= 0)
@@ -173,12 +184,12 @@ int cpu_block_start(const cpu_ctx *c, int nt, int t, int least)
     if (t >= nt)
         return n;
     /* start(t) = t least + f(t), f non-decreasing in [0, spare]: every block keeps its least
-     * layers; f(u) follows the layer where the work below reaches u / nt of the whole */
+     * layers; f(u) follows the layer where the work below reaches share[u] of the whole */
     const int spare = n - nt * least;
     const double *cost = c->layer_cost;
     int f = 0;
     for (int u = 1; u <= t; u++) {
-        const double want = cost[n] * u / nt;
+        const double want = cost[n] * (share ? share[u] : (double)u / nt);
         int lo = 0, hi = n; /* the first layer b with cost[b] >= want */
         while (lo < hi) {
             const int mid = lo + (hi - lo) / 2;
@@ -192,6 +203,48 @@ int cpu_block_start(const cpu_ctx *c, int nt, int t, int least)
             f = g;
     }
     return t * least + f;
+}
+
+/* How far one sweep's timing moves the speeds: a running mean over about 1 / RATE_WEIGHT
+ * sweeps, which follows a core's slowdown within tens of sweeps and does not chase a single
+ * late thread; one sample moves a rate by at most a factor RATE_STEP either way (a thread
+ * preempted for a time slice in the middle of a sweep says nothing of its speed). */
+#define RATE_WEIGHT 0.25
+#define RATE_STEP 2.0
+
+/* The split the threads' speeds ask for, or NULL (equal shares of the estimated work) before
+ * the first timed sweep of nt threads. */
+static const double *balance_share(const cpu_ctx *c, int nt)
+{
+    return c->balance.nt == nt && nt > 1 ? c->balance.share : NULL;
+}
+
+void cpu_balance_update(cpu_balance *b, int nt)
+{
+    if (nt < 2 || nt > CPU_BALANCE_THREADS)
+        return;
+    for (int t = 0; t < nt; t++)
+        if (!(b->seconds[t] > 0.0) || !(b->work[t] > 0.0)) /* a block too short to time */
+            return;
+    int first = b->nt != nt; /* or shares set from outside (a test), without speeds */
+    for (int t = 0; t < nt; t++)
+        first |= !(b->rate[t] > 0.0);
+    b->nt = nt;
+    double total = 0.0;
+    for (int t = 0; t < nt; t++) {
+        double r = b->work[t] / b->seconds[t];
+        if (!first) {
+            const double lo = b->rate[t] / RATE_STEP, hi = b->rate[t] * RATE_STEP;
+            r = r < lo ? lo : r > hi ? hi : r;
+            r = b->rate[t] + RATE_WEIGHT * (r - b->rate[t]);
+        }
+        b->rate[t] = r;
+        total += r;
+    }
+    b->share[0] = 0.0;
+    for (int t = 0; t < nt; t++)
+        b->share[t + 1] = b->share[t] + b->rate[t] / total;
+    b->share[nt] = 1.0;
 }
 
 /* Layer p (step s, what): plane p's rows [j0, j1) (one band), or with one plane its row p. */
@@ -222,14 +275,17 @@ static int bands(const cpu_ctx *c, int K)
 }
 
 /* Phase A of block [k0, k1) of layers: the trapezoid, band by band; shrink_lo / shrink_hi where
- * a seam lies below / above. */
+ * a seam lies below / above. Once the last band's first 2K iterations are done, *ready = sweep
+ * (release: the seam below may begin, see cpu_wavefront). */
 static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, int shrink_hi,
-                      int nb)
+                      int nb, atomic_uint *ready, unsigned sweep)
 {
     const int ny = c->d.n[1];
     for (int b = 0; b < nb; b++) {
         const int ja = (int)((int64_t)ny * b / nb), jb = (int)((int64_t)ny * (b + 1) / nb);
-        for (int it = k0; it < k1 + K - 1; it++)
+        for (int it = k0; it < k1 + K - 1; it++) {
+            if (ready && b == nb - 1 && it == k0 + 2 * K)
+                atomic_store_explicit(ready, sweep, memory_order_release);
             for (int s = 1; s <= K; s++) {
                 const int p = it - (s - 1);
                 const int h0 = k0 + (shrink_lo ? s - 1 : 0), e0 = k0 + (shrink_lo ? s : 0);
@@ -240,7 +296,17 @@ static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, in
                 const int j0 = b == 0 ? 0 : ja - (s - 1), j1 = b == nb - 1 ? ny : jb - (s - 1);
                 layer(c, s - 1, p, j0, j1, what);
             }
+        }
     }
+    if (ready) /* a block of exactly 2K layers with no shrinking above: 3K - 1 iterations */
+        atomic_store_explicit(ready, sweep, memory_order_release);
+}
+
+/* Waits until *ready holds sweep (acquire: the upper block's first 2K iterations are done). */
+static void await_ready(const atomic_uint *ready, unsigned sweep)
+{
+    while (atomic_load_explicit(ready, memory_order_acquire) != sweep)
+        sched_yield(); /* rarely taken: the upper block began with this one */
 }
 
 /* Phase B of the seam at layer k1: the inverted triangle, one step at a time. The seam of a
@@ -311,16 +377,38 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
             (c->twin && !cpu_step_lists_build(c->twin, &plan_im[s], &c->twin->lists[s])))
             return 0;
     const int nb = bands(c, K), nblk = wavefront_blocks(c, K);
+    const unsigned sweep = ++c->sweeps;
+    int nran = 1;
 #pragma omp parallel num_threads(nblk)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        const int k0 = cpu_block_start(c, nt, t, 2 * K), k1 = cpu_block_start(c, nt, t + 1, 2 * K);
+        const int tracked = nt <= CPU_BALANCE_THREADS; /* else: a barrier before the seams */
+        const double *share = balance_share(c, nt);
+        const int k0 = cpu_block_start(c, nt, t, 2 * K, share),
+                  k1 = cpu_block_start(c, nt, t + 1, 2 * K, share);
+        const double start = omp_get_wtime();
         /* a wrapped axis: a seam at the bottom and top faces too */
-        trapezoid(c, K, k0, k1, t > 0 || wrapped || lo, t < nt - 1 || wrapped || hi, nb);
+        trapezoid(c, K, k0, k1, t > 0 || wrapped || lo, t < nt - 1 || wrapped || hi, nb,
+                  tracked ? &c->seam_ready[t] : NULL, sweep);
+        double seconds = omp_get_wtime() - start;
+        if (t == 0)
+            nran = nt;
+        if (!tracked) {
 #pragma omp barrier
-        if (t < nt - 1 || wrapped)
+        }
+        if (t < nt - 1 || wrapped) {
+            if (tracked)
+                await_ready(&c->seam_ready[(t + 1) % nt], sweep);
+            const double seam_start = omp_get_wtime();
             seam(c, K, k1);
+            seconds += omp_get_wtime() - seam_start;
+        }
+        if (tracked) {
+            c->balance.seconds[t] = seconds;
+            c->balance.work[t] = c->layer_cost[k1] - c->layer_cost[k0];
+        }
     }
+    cpu_balance_update(&c->balance, nran);
     if (!lo && !hi)
         return 1;
     const int rc = face_seams(c, K, lo, hi, err);

@@ -6,9 +6,15 @@
  *   - a CPML slab on one face makes its layers dearer, and the blocks balance the estimated work
  *     to within one layer (3-D planes and a 2-D run's rows);
  *   - where `least` binds, the blocks keep it rather than balance;
- *   - on random costs (no least), no block holds more than 1/nt of the work plus one layer.
+ *   - on random costs (no least), no block holds more than 1/nt of the work plus one layer;
+ *   - given shares (the threads' measured speeds), each block holds its share of the work to
+ *     within one layer, the least still binding;
+ *   - cpu_balance_update: shares in proportion to the speeds, a running mean of work / time
+ *     whose sample moves it by at most 2x, untouched by an untimed sweep, restarted by a new
+ *     thread count.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,19 +30,30 @@ static void check(int ok, const char *what)
     failures += !ok;
 }
 
-/* The blocks of c for nt threads tile its n layers, each at least `least`. */
-static int tiles(const cpu_ctx *c, int n, int nt, int least)
+/* The blocks of c for nt threads (shares: share, NULL for equal) tile its n layers, each at
+ * least `least`. */
+static int tiles_share(const cpu_ctx *c, int n, int nt, int least, const double *share)
 {
-    int prev = cpu_block_start(c, nt, 0, least);
-    if (prev != 0 || cpu_block_start(c, nt, nt, least) != n)
+    int prev = cpu_block_start(c, nt, 0, least, share);
+    if (prev != 0 || cpu_block_start(c, nt, nt, least, share) != n)
         return 0;
     for (int t = 1; t <= nt; t++) {
-        const int s = cpu_block_start(c, nt, t, least);
+        const int s = cpu_block_start(c, nt, t, least, share);
         if (s - prev < least)
             return 0;
         prev = s;
     }
     return 1;
+}
+
+static int tiles(const cpu_ctx *c, int n, int nt, int least)
+{
+    return tiles_share(c, n, nt, least, NULL);
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * fabs(b);
 }
 
 /* A CPU context of n cells of one material with a CPML slab of `cells` on the high face of
@@ -96,23 +113,23 @@ int main(void)
     /* equal planes: the halves */
     const int cube[3] = {24, 20, 40};
     cpu_ctx *c = context(cube, 2, 0, &lines, &mat);
-    check(tiles(c, 40, 2, 8) && cpu_block_start(c, 2, 1, 8) == 20,
+    check(tiles(c, 40, 2, 8) && cpu_block_start(c, 2, 1, 8, NULL) == 20,
           "40 equal planes, 2 blocks of at least 8: 20 + 20");
-    check(tiles(c, 40, 3, 2) && cpu_block_start(c, 3, 1, 2) == 14 &&
-              cpu_block_start(c, 3, 2, 2) == 27,
+    check(tiles(c, 40, 3, 2) && cpu_block_start(c, 3, 1, 2, NULL) == 14 &&
+              cpu_block_start(c, 3, 2, 2, NULL) == 27,
           "40 equal planes, 3 blocks: 14 + 13 + 13");
     release(c, lines, mat);
 
     /* CPML on the top 10 planes: the lower block grows, the work balances */
     c = context(cube, 2, 10, &lines, &mat);
-    const int k1 = cpu_block_start(c, 2, 1, 8);
+    const int k1 = cpu_block_start(c, 2, 1, 8, NULL);
     snprintf(what, sizeof what,
              "CPML on z high: split at %d (> 20), work %.0f / %.0f within one plane (%.0f)", k1,
              work(c, 0, k1), work(c, k1, 40), dearest_layer(c, 40));
     check(tiles(c, 40, 2, 8) && k1 > 20 &&
               fabs(work(c, 0, k1) - work(c, k1, 40)) <= dearest_layer(c, 40),
           what);
-    check(tiles(c, 40, 2, 19) && cpu_block_start(c, 2, 1, 19) == 21,
+    check(tiles(c, 40, 2, 19) && cpu_block_start(c, 2, 1, 19, NULL) == 21,
           "CPML on z high, blocks of at least 19: the upper block keeps 19 planes");
     for (int nt = 1; nt <= 5; nt++) {
         snprintf(what, sizeof what, "CPML on z high, %d blocks of at least 0..%d: tiled", nt,
@@ -127,7 +144,7 @@ int main(void)
     /* a 2-D run: its rows are the layers, the CPML on y high makes the top rows dearer */
     const int plane[3] = {30, 40, 1};
     c = context(plane, 1, 12, &lines, &mat);
-    const int j1 = cpu_block_start(c, 2, 1, 4);
+    const int j1 = cpu_block_start(c, 2, 1, 4, NULL);
     snprintf(what, sizeof what, "2-D, CPML on y high: split at row %d (> 20), work %.0f / %.0f",
              j1, work(c, 0, j1), work(c, j1, 40));
     check(tiles(c, 40, 2, 4) && j1 > 20 &&
@@ -156,13 +173,83 @@ int main(void)
                 most = cost[p + 1] - cost[p];
         ok &= n < 2 || tiles(&fake, n, nt, 0);
         for (int t = 0; t < nt && ok && n >= 2; t++) {
-            const int a = cpu_block_start(&fake, nt, t, 0), b = cpu_block_start(&fake, nt, t + 1, 0);
+            const int a = cpu_block_start(&fake, nt, t, 0, NULL), b = cpu_block_start(&fake, nt, t + 1, 0, NULL);
             ok &= cost[b] - cost[a] <= cost[n] / nt + most + 1e-9;
         }
         if (!ok)
             printf("round %d: %d layers, %d blocks\n", round, n, nt);
     }
     check(ok, "200 random cost profiles, 1-8 blocks: each within 1/nt of the work plus a layer");
+
+    /* shares: the first of two blocks a quarter of 40 equal planes; a tenth, where the least
+     * (8) binds; three blocks of a half and two quarters; and with the CPML on top, the work */
+    c = context(cube, 2, 0, &lines, &mat);
+    const double quarter[3] = {0.0, 0.25, 1.0}, tenth[3] = {0.0, 0.1, 1.0};
+    const double halves[4] = {0.0, 0.5, 0.75, 1.0};
+    check(cpu_block_start(c, 2, 1, 8, quarter) == 10 && tiles_share(c, 40, 2, 8, quarter),
+          "40 equal planes, shares 1/4 3/4: 10 + 30");
+    check(cpu_block_start(c, 2, 1, 8, tenth) == 8 && tiles_share(c, 40, 2, 8, tenth),
+          "40 equal planes, shares 1/10 9/10, at least 8: 8 + 32");
+    check(cpu_block_start(c, 3, 1, 2, halves) == 20 && cpu_block_start(c, 3, 2, 2, halves) == 30 &&
+              tiles_share(c, 40, 3, 2, halves),
+          "40 equal planes, shares 1/2 1/4 1/4: 20 + 10 + 10");
+    release(c, lines, mat);
+    c = context(cube, 2, 10, &lines, &mat);
+    const int q1 = cpu_block_start(c, 2, 1, 2, quarter);
+    snprintf(what, sizeof what, "CPML on z high, shares 1/4 3/4: work %.0f of %.0f below %d",
+             work(c, 0, q1), work(c, 0, 40), q1);
+    check(tiles_share(c, 40, 2, 2, quarter) &&
+              fabs(work(c, 0, q1) - 0.25 * work(c, 0, 40)) <= dearest_layer(c, 40),
+          what);
+    release(c, lines, mat);
+
+    /* a sweep on 2 threads splits by the shares it finds, then times its blocks: the work it
+     * records is that of the quarter split, and its shares are set */
+    c = context(cube, 2, 10, &lines, &mat);
+    omp_set_num_threads(2);
+    c->balance.nt = 2;
+    memcpy(c->balance.share, quarter, sizeof quarter);
+    yee_step_plan plans[2];
+    memset(plans, 0, sizeof plans);
+    yee_err err;
+    memset(&err, 0, sizeof err);
+    const int took = cpu_wavefront(c, 2, plans, NULL, &err);
+    const int q4 = cpu_block_start(c, 2, 1, 4, quarter);
+    snprintf(what, sizeof what, "a 2-step sweep from shares 1/4 3/4: block works %.0f %.0f (%.0f "
+             "%.0f), shares now %.3f %.3f", c->balance.work[0], c->balance.work[1],
+             work(c, 0, q4), work(c, q4, 40), c->balance.share[1], c->balance.share[2]);
+    check(took == 1 && c->balance.work[0] == work(c, 0, q4) &&
+              c->balance.work[1] == work(c, q4, 40) && c->balance.nt == 2 &&
+              c->balance.share[1] != quarter[1] && c->balance.share[2] == 1.0,
+          what);
+    release(c, lines, mat);
+
+    /* the speeds: thread 1 half as fast, then as fast, then preempted; 3 threads start over */
+    static cpu_balance b;
+    b.work[0] = b.work[1] = 100.0;
+    b.seconds[0] = 1.0;
+    b.seconds[1] = 2.0;
+    cpu_balance_update(&b, 2);
+    check(b.nt == 2 && near(b.share[1], 2.0 / 3.0) && b.share[2] == 1.0,
+          "speeds 100 and 50: shares 2/3 and 1/3");
+    b.seconds[1] = 1.0;
+    cpu_balance_update(&b, 2);
+    check(near(b.rate[1], 62.5) && near(b.share[1], 100.0 / 162.5),
+          "then 100 and 100: thread 1's mean moves a quarter of the way, to 62.5");
+    b.seconds[1] = 100.0;
+    cpu_balance_update(&b, 2);
+    check(near(b.rate[1], 62.5 - 0.25 * 31.25), "then a sweep 100x slower: the sample taken as 2x");
+    const double kept = b.share[1];
+    b.seconds[0] = 0.0;
+    cpu_balance_update(&b, 2);
+    check(b.share[1] == kept, "an untimed block: the shares stay");
+    b.seconds[0] = b.seconds[1] = b.seconds[2] = 1.0;
+    b.work[2] = 200.0;
+    cpu_balance_update(&b, 3);
+    check(b.nt == 3 && near(b.share[1], 0.25) && near(b.share[2], 0.5) && b.share[3] == 1.0,
+          "3 threads: the means start over, shares 1/4 1/4 1/2");
+    cpu_balance_update(&b, 1);
+    check(b.nt == 3, "one thread: nothing to balance");
 
     if (failures)
         printf("%d check(s) failed\n", failures);

@@ -16,7 +16,10 @@
  * not): same bytes. And complex fields (a Bloch cell): two contexts of each backend under
  * yee_backend_complex, wrapped axes with random Bloch factors (one of them 1), complex current
  * amplitudes; the tuned side through the complex backend's advance (advance_complex), the
- * reference through its split ops and the complex halo's pack and unpack.
+ * reference through its split ops and the complex halo's pack and unpack. The wavefront's
+ * thread blocks follow the threads' measured speeds (cpu_balance): besides the splits this
+ * machine's timings give, the skewed cases set random shares before each call, down to blocks
+ * of the least 2K layers.
  */
 #include <math.h>
 #include <omp.h>
@@ -25,9 +28,14 @@
 #include <string.h>
 
 #include "kernels/backend.h"
+#include "kernels/cpu/cpu.h"
 #include "tests/support/setup.h"
 
 enum { NDISP = 4 };
+
+/* 1: the tuned context's wavefront starts each call from random shares of the work (real
+ * fields; the complex wrapper owns its two contexts) */
+static int skewed;
 
 typedef struct geom {
     int n[3];
@@ -238,7 +246,7 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
                        g->n[1], g->n[2], g->two_d ? " 2-D" : "", g->wrap[0] ? " wrap x" : "",
                        g->wrap[1] ? " wrap y" : "", g->wrap[2] ? " wrap z" : "",
                        threads, band_rows, sweep, dispersive ? " dispersive," : "",
-                       cplx ? " complex," : "");
+                       cplx ? " complex," : skewed ? " skewed," : "");
     for (int c = 0; c < nchunk; c++)
         len += snprintf(label + len, sizeof label - (size_t)len, " %d", chunk[c]);
     omp_set_num_threads(threads);
@@ -322,6 +330,16 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
             plan[st].nsamp = NSAMP;
             plan[st].samp = samp;
             plan[st].samp_out = out[0][st];
+        }
+        if (skewed && !cplx && threads > 1) {
+            /* random shares, one of them up to 20x another's */
+            cpu_balance *b = &((cpu_ctx *)ctx[0])->balance;
+            b->nt = threads;
+            b->share[0] = 0.0;
+            for (int t = 0; t < threads; t++)
+                b->share[t + 1] = b->share[t] + 0.05 + test_rnd(&r);
+            for (int t = 1; t <= threads; t++)
+                b->share[t] /= b->share[threads];
         }
         rc = tuned->advance(ctx[0], k, plan, &err);
         for (int st = 0; st < k && rc == 0; st++) {
@@ -468,6 +486,23 @@ int main(void)
                 bad |= run_case(&one_block_2d, t, 0, K, 0, cplx, long_calls, 3, 4);
         }
     }
+    /* skewed thread blocks (the shares of measured speeds, here random): 3-D planes with and
+     * without bands, 2K-plane blocks where the least binds, a wrapped z axis, 2-D rows */
+    skewed = 1;
+    for (int K = 2; K <= 8; K += 3) {
+        const geom seams = {{15, 2 * K + 5, 6 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1},
+                            {1, 0, 0}, {0, 0, 0}, 0};
+        const geom seams_2d = {{15, 6 * K, 1}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0}, {1, 0, 0},
+                               {0, 0, 0}, 1 + YEE_POL_TM};
+        for (int t = 2; t <= 3; t++) {
+            bad |= run_case(&g[0], t, 0, K, 0, 0, long_calls, 3, 6);
+            bad |= run_case(&g[0], t, K, K, 1, 0, long_calls, 3, 6);
+            bad |= run_case(&seams, t, 0, K, 0, 0, long_calls, 3, 6);
+            bad |= run_case(&g[11], t, 0, K, 0, 0, long_calls, 3, 6);
+            bad |= run_case(&seams_2d, t, 0, K, 1, 0, long_calls, 3, 6);
+        }
+    }
+    skewed = 0;
     printf("%s cpu schedules\n", bad ? "FAIL" : "PASS");
     return bad;
 }
