@@ -247,5 +247,11 @@ int cpu_block_start(const cpu_ctx *c, int nt, int t, int least, const double *sh
  * to the speeds. Unchanged when a block's time or work is not positive (too short to time) or
  * nt is 1 or above CPU_BALANCE_THREADS; a new nt starts the means over. */
 void cpu_balance_update(cpu_balance *b, int nt);
+/* The shares the speeds ask for nt threads (for cpu_block_start), or NULL (equal shares of the
+ * estimated work) before a timed sweep of nt threads. */
+const double *cpu_balance_share(const cpu_ctx *c, int nt);
+/* Thread t's time in this sweep on its block [k0, k1) of layers, for cpu_balance_update (every
+ * schedule that splits the layers by cpu_balance_share records it). */
+void cpu_balance_record(cpu_ctx *c, int t, double seconds, int k0, int k1);
 
 #endif

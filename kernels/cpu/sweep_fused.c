@@ -18,22 +18,29 @@
 
 #include "kernels/cpu/cpu.h"
 
-/* Threads over blocks of planes: H(k) then E(k) plane by plane (each row in both parts with a
- * twin, the wraps after both). */
-static void sweep_planes(const cpu_ctx *c)
+/* Threads over blocks of planes (split by their speeds, cpu_balance_share): H(k) then E(k)
+ * plane by plane (each row in both parts with a twin, the wraps after both). */
+static void sweep_planes(cpu_ctx *c)
 {
     const int nx = c->d.n[0], ny = c->d.n[1], nz = c->d.n[2];
+    int nran = 1;
 #pragma omp parallel
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int least = nz >= nt ? 1 : 0;
-        const int k0 = cpu_block_start(c, nt, t, least, NULL),
-                  k1 = cpu_block_start(c, nt, t + 1, least, NULL);
+        const double *share = cpu_balance_share(c, nt);
+        const int k0 = cpu_block_start(c, nt, t, least, share),
+                  k1 = cpu_block_start(c, nt, t + 1, least, share);
+        double start = omp_get_wtime();
         if (k1 > k0) {
             CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], k1 - 1, 0, ny);
             cpu_wrap_h_rows(c, k1 - 1, 0, ny);
         }
+        double seconds = omp_get_wtime() - start;
+        if (t == 0)
+            nran = nt;
 #pragma omp barrier
+        start = omp_get_wtime();
         for (int k = k0; k < k1; k++) {
             if (k < k1 - 1) {
                 CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], k, 0, ny);
@@ -45,28 +52,40 @@ static void sweep_planes(const cpu_ctx *c)
                     cpu_row_e(p, j, k, 0, nx);
                 }
         }
+        cpu_balance_record(c, t, seconds + omp_get_wtime() - start, k0, k1);
     }
+    cpu_balance_update(&c->balance, nran);
 }
 
-/* One plane (a 2-D run): threads over blocks of its rows, all H rows, then all E rows. */
-static void sweep_rows(const cpu_ctx *c)
+/* One plane (a 2-D run): threads over blocks of its rows (split as above), all H rows, then all
+ * E rows. */
+static void sweep_rows(cpu_ctx *c)
 {
     const int nx = c->d.n[0], ny = c->d.n[1];
+    int nran = 1;
 #pragma omp parallel
     {
         const int nt = omp_get_num_threads(), t = omp_get_thread_num();
         const int least = ny >= nt ? 1 : 0;
-        const int j0 = cpu_block_start(c, nt, t, least, NULL),
-                  j1 = cpu_block_start(c, nt, t + 1, least, NULL);
+        const double *share = cpu_balance_share(c, nt);
+        const int j0 = cpu_block_start(c, nt, t, least, share),
+                  j1 = cpu_block_start(c, nt, t + 1, least, share);
+        double start = omp_get_wtime();
         CPU_PARTS(p, c) cpu_rows_h_m(p, &p->lists[0], 0, j0, j1);
         cpu_wrap_h_rows(c, 0, j0, j1);
+        double seconds = omp_get_wtime() - start;
+        if (t == 0)
+            nran = nt;
 #pragma omp barrier
+        start = omp_get_wtime();
         for (int j = j0; j < j1; j++)
             CPU_PARTS(p, c) {
                 cpu_pmc_row(p, j, 0);
                 cpu_row_e(p, j, 0, 0, nx);
             }
+        cpu_balance_record(c, t, seconds + omp_get_wtime() - start, j0, j1);
     }
+    cpu_balance_update(&c->balance, nran);
 }
 
 int cpu_fused_step(cpu_ctx *c, const yee_step_plan *plan, const yee_step_plan *plan_im,

@@ -212,11 +212,17 @@ int cpu_block_start(const cpu_ctx *c, int nt, int t, int least, const double *sh
 #define RATE_WEIGHT 0.25
 #define RATE_STEP 2.0
 
-/* The split the threads' speeds ask for, or NULL (equal shares of the estimated work) before
- * the first timed sweep of nt threads. */
-static const double *balance_share(const cpu_ctx *c, int nt)
+const double *cpu_balance_share(const cpu_ctx *c, int nt)
 {
     return c->balance.nt == nt && nt > 1 ? c->balance.share : NULL;
+}
+
+void cpu_balance_record(cpu_ctx *c, int t, double seconds, int k0, int k1)
+{
+    if (t < CPU_BALANCE_THREADS) {
+        c->balance.seconds[t] = seconds;
+        c->balance.work[t] = c->layer_cost[k1] - c->layer_cost[k0];
+    }
 }
 
 void cpu_balance_update(cpu_balance *b, int nt)
@@ -383,7 +389,7 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         const int tracked = nt <= CPU_BALANCE_THREADS; /* else: a barrier before the seams */
-        const double *share = balance_share(c, nt);
+        const double *share = cpu_balance_share(c, nt);
         const int k0 = cpu_block_start(c, nt, t, 2 * K, share),
                   k1 = cpu_block_start(c, nt, t + 1, 2 * K, share);
         const double start = omp_get_wtime();
@@ -403,10 +409,7 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
             seam(c, K, k1);
             seconds += omp_get_wtime() - seam_start;
         }
-        if (tracked) {
-            c->balance.seconds[t] = seconds;
-            c->balance.work[t] = c->layer_cost[k1] - c->layer_cost[k0];
-        }
+        cpu_balance_record(c, t, seconds, k0, k1);
     }
     cpu_balance_update(&c->balance, nran);
     if (!lo && !hi)

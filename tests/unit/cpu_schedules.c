@@ -486,9 +486,15 @@ int main(void)
                 bad |= run_case(&one_block_2d, t, 0, K, 0, cplx, long_calls, 3, 4);
         }
     }
-    /* skewed thread blocks (the shares of measured speeds, here random): 3-D planes with and
-     * without bands, 2K-plane blocks where the least binds, a wrapped z axis, 2-D rows */
+    /* skewed thread blocks (the shares of measured speeds, here random): the fused single
+     * steps (3-D planes, 3 planes, 2-D rows); the wavefront's 3-D planes with and without bands,
+     * 2K-plane blocks where the least binds, a wrapped z axis, 2-D rows */
     skewed = 1;
+    for (int t = 2; t <= 3; t++) { /* the single fused sweeps split by the same shares */
+        bad |= run_case(&g[0], t, 0, 1, 0, 0, singles, 1, 6);
+        bad |= run_case(&g[2], t, 0, 1, 0, 0, singles, 1, 6);
+        bad |= run_case(&g[13], t, 0, 1, 1, 0, singles, 1, 6);
+    }
     for (int K = 2; K <= 8; K += 3) {
         const geom seams = {{15, 2 * K + 5, 6 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1},
                             {1, 0, 0}, {0, 0, 0}, 0};
