@@ -49,8 +49,8 @@ typedef struct cpu_slab {
 #define CPU_SWEEP_MAX 16 /* steps per wavefront sweep, at most */
 #define CPU_BALANCE_THREADS 256 /* threads the wavefront follows (speeds, progress), at most */
 
-/* The wavefront's measured thread speeds (wavefront.c): each sweep times every thread's
- * trapezoid, and the next sweep's blocks hold work in proportion to the speeds. The estimate of
+/* The threads' measured speeds (wavefront.c): each sweep, the wavefront's or a fused one, times
+ * every thread's share of it, and the next sweep's blocks hold work in proportion to the speeds. The estimate of
  * cpu_layer_costs_build misses what it does not model (a row through a ring or a sphere reads
  * its materials cell by cell), and a core can run slower than the others for a while (a busy
  * SMT sibling on a shared machine: 1.6x for hundreds of sweeps, measured on the 2-D bend). */
