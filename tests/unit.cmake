@@ -16,14 +16,16 @@ yee_add_test(NAME unit_dft_decimation_broadband LABELS unit TIMEOUT 120
           ${CMAKE_CURRENT_LIST_DIR}/unit/decimation_broadband.cfg
           ${CMAKE_CURRENT_BINARY_DIR}/decimation_broadband)
 
-# Each schedule of the tuned CPU backend (advance: the fused sweep, the two-step wavefront)
-# gives the bytes of the reference backend's ops, step by step (about 35 s; 70 s under ASan).
+# Each schedule of the tuned CPU backend (advance: the fused sweep, the K-step wavefront, also
+# from skewed thread splits) gives the bytes of the reference backend's ops, step by step (about
+# 35 s; 70 s under ASan).
 add_executable(yee_test_cpu_schedules ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_schedules.c)
 target_link_libraries(yee_test_cpu_schedules PRIVATE yee_test_support)
 yee_add_test(NAME unit_cpu_schedules LABELS unit TIMEOUT 240 COMMAND yee_test_cpu_schedules)
 
 # The CPU schedules' thread blocks tile the layers, keep their least size and balance the
-# estimated work (CPML slabs dearer), in 3-D and in a 2-D run's rows.
+# estimated work (CPML slabs dearer), in 3-D and in a 2-D run's rows; they follow given shares
+# (the threads' measured speeds), whose update and use by a real sweep are checked too.
 add_executable(yee_test_cpu_blocks ${CMAKE_CURRENT_LIST_DIR}/unit/cpu_blocks.c)
 target_link_libraries(yee_test_cpu_blocks PRIVATE yee_test_support)
 yee_add_test(NAME unit_cpu_blocks LABELS unit TIMEOUT 60 COMMAND yee_test_cpu_blocks)
