@@ -499,8 +499,8 @@ static int cmd_run(int argc, char **argv)
                    emulated ? " (emulated on the CPU)" : "", stats.mcells_per_s, mem,
                    stats.h5_path);
             if (stats.fused_steps > 0)
-                printf("%ld of the steps ran in fused sweeps (the backend's advance)\n",
-                       stats.fused_steps);
+                printf("%ld of the steps ran in fused sweeps (the backend's advance, up to "
+                       "%d steps a call)\n", stats.fused_steps, stats.fused_max);
         }
         if (!c.quiet)
             print_halo_summary(&stats);

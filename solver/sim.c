@@ -471,6 +471,7 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
         stats->backend_bytes = s->be->bytes(s->ctx);
         yee_halo_get_stats(s->halo, &stats->halo);
         stats->fused_steps = s->fused_steps;
+        stats->fused_max = s->fused_max;
         stats->backend = s->backend_name;
         snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
     }

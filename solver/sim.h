@@ -49,7 +49,8 @@ typedef struct yee_run_options {
     const char *const *sets;            /* the --set options: part of the run's identity */
     int nsets;
     struct {
-        int fused_steps;      /* most steps per backend advance call (0: the default, 16; 1:
+        int fused_steps;      /* most steps per backend advance call (0: the default, 16, or
+                               * fewer where the current lists are long: solver/step.c; 1:
                                * one step per call; YEE_FUSED_STEPS) */
         int no_overlap;       /* 1: exchange halos, then update (YEE_HALO_OVERLAP=0) */
         int cuda_aware_mpi;   /* 0: ask the MPI library; 1: it reads device memory; -1: it does
@@ -89,6 +90,7 @@ typedef struct yee_run_stats {
     char checkpoint[YEE_PATH_LEN + YEE_NAME_LEN + 8]; /* its manifest */
     yee_halo_stats halo;   /* this rank's exchange: mode, time waited, bytes per step */
     long fused_steps;      /* steps taken by the backend's advance (several per pass) */
+    int fused_max;         /* most steps per advance call (solver/step.c; 0: no advance) */
     const char *backend;   /* the backend that ran ("cpu", "cuda"; static storage) */
 } yee_run_stats;
 

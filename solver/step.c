@@ -146,6 +146,29 @@ int yee_step(yee_sim *s, long end, yee_err *err)
     return k;
 }
 
+/* Each step of an advance call holds its two lists of currents. A TFSF box fills them: the
+ * 128^3 benchmark's 4 um box (validation/bench_sources.py) hands over 51 840 corrections a list,
+ * 2.5 MB a step, so that 16 steps a call took 40 MB beside 72 MB of fields. Fewer steps a call
+ * cost nothing measured on that deck (docs/performance.md, "Steps per advance call"): the lists
+ * of a call stop at STEP_LISTS_BUDGET, in whole wavefront sweeps and at least one (FUSED_FLOOR,
+ * kernels/cpu/tuned.c's default steps per sweep, or the steps per sweep asked for). */
+#define STEP_LISTS_BUDGET ((size_t)16 << 20)
+#define FUSED_FLOOR 4
+
+static int fused_steps_most(const yee_run_options *opt, size_t list_bytes)
+{
+    const int asked = opt->tuning.fused_steps;
+    int most = asked > 0 && asked < YEE_FUSED_MAX ? asked : YEE_FUSED_MAX;
+    const size_t fit = STEP_LISTS_BUDGET / (2 * list_bytes);
+    const int floor = opt->tuning.cpu_sweep_steps > FUSED_FLOOR ? opt->tuning.cpu_sweep_steps
+                                                                 : FUSED_FLOOR;
+    if (fit >= YEE_FUSED_MAX)
+        return most;
+    /* whole sweeps: 6 steps would be a sweep of 4 and a slower one of 2 */
+    const int budget = fit > (size_t)floor ? floor * ((int)fit / floor) : floor;
+    return most < budget ? most : budget;
+}
+
 int yee_step_setup(yee_sim *s, yee_err *err)
 {
     const yee_sample *pts;
@@ -153,10 +176,9 @@ int yee_step_setup(yee_sim *s, yee_err *err)
     s->probe_vals = (yee_real *)malloc(((size_t)np + 1) * sizeof(yee_real));
     if (!s->probe_vals)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "probe samples");
-    const int asked = s->opt.tuning.fused_steps;
-    s->fused_max = !s->be->advance ? 0 : asked > 0 && asked < YEE_FUSED_MAX ? asked : YEE_FUSED_MAX;
-    const int lists = 2 * (s->fused_max > 0 ? s->fused_max : 1);
     const size_t list_bytes = ((size_t)yee_sources_max(s->sources) + 1) * sizeof(yee_point_current);
+    s->fused_max = !s->be->advance ? 0 : fused_steps_most(&s->opt, list_bytes);
+    const int lists = 2 * (s->fused_max > 0 ? s->fused_max : 1);
     for (int b = 0; b < lists; b++)
         if (!(s->fused_cur[b] = (yee_point_current *)malloc(list_bytes)))
             return YEE_FAIL(err, YEE_ERR_NOMEM, "source currents");

@@ -26,3 +26,11 @@ foreach(deck ${YEE_SCHEDULE_DECKS})
             --deck ${deck} --work ${CMAKE_CURRENT_BINARY_DIR}/schedules/${name}
             --backends cpu-reference cpu --expect "ran in fused sweeps")
 endforeach()
+
+# The lists of currents of a call's steps (solver/step.c): a TFSF box too large for 16 steps a
+# call takes 8, in whole sweeps, with the reference's bytes.
+yee_add_test(NAME schedules_agree_step_lists LABELS unit TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backends_agree.py --yee $<TARGET_FILE:yee>
+          --deck ${CMAKE_CURRENT_LIST_DIR}/schedules_lists.cfg
+          --work ${CMAKE_CURRENT_BINARY_DIR}/schedules/step_lists
+          --backends cpu-reference cpu --expect "up to 8 steps a call")
