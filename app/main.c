@@ -98,6 +98,7 @@ static yee_run_options run_options_from_environment(void)
 {
     yee_run_options o = yee_run_options_default();
     o.tuning.fused_steps = (int)env_long("YEE_FUSED_STEPS", 0);
+    o.tuning.no_dft_hold = env_long("YEE_DFT_HOLD", 1) == 0;
     o.tuning.no_overlap = env_long("YEE_HALO_OVERLAP", 1) == 0;
     const char *aware = getenv("YEE_CUDA_AWARE_MPI");
     if (aware && *aware)
@@ -500,7 +501,8 @@ static int cmd_run(int argc, char **argv)
                    stats.h5_path);
             if (stats.fused_steps > 0)
                 printf("%ld of the steps ran in fused sweeps (the backend's advance, up to "
-                       "%d steps a call)\n", stats.fused_steps, stats.fused_max);
+                       "%d steps a call, %.1f on average)\n", stats.fused_steps, stats.fused_max,
+                       (double)stats.fused_steps / (double)stats.fused_calls);
         }
         if (!c.quiet)
             print_halo_summary(&stats);

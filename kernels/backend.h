@@ -162,6 +162,10 @@ typedef struct yee_step_plan {
     int nsamp;
     const yee_sample *samp;
     yee_real *samp_out;         /* nsamp values */
+    /* 0, or n >= 1: this is the n-th step of the call (counted 1, 2, ... in step order) whose
+     * DFT samples the backend holds: after the call the next dft_accumulate of each region takes
+     * the fields of the n-th such step's end instead of the current ones (advance_dft). */
+    int dft;
 } yee_step_plan;
 
 typedef struct yee_backend_ops {
@@ -189,7 +193,9 @@ typedef struct yee_backend_ops {
     /* Allocates zeroed DFT sums (2 * nfreq * nodes doubles) for region r; writes its id. */
     int (*dft_create)(void *ctx, const yee_dft_region *r, int *id, yee_err *err);
     /* Adds the current field of region id with this step's phasors ph (2 * nfreq, see
-     * yee_dft_add); the solver calls it for E after the E halo and for H after step_h. */
+     * yee_dft_add); the solver calls it for E after the E halo and for H after step_h. After an
+     * advance call whose plans held DFT samples (yee_step_plan.dft), each region's next calls
+     * take those steps' fields, one per call in step order, before the current field again. */
     int (*dft_accumulate)(void *ctx, int id, const double *ph, yee_err *err);
     /* Copies region id's sums to host re/im (nfreq x nodes, node x fastest), or with
      * set != 0 replaces the sums by re/im (restart from a checkpoint). */
@@ -274,6 +280,10 @@ typedef struct yee_backend_ops {
     int (*advance_complex)(void *re, void *im, const double phase[2][3][2], int nsteps,
                            const yee_step_plan *plan_re, const yee_step_plan *plan_im,
                            yee_err *err);
+    /* 1: advance holds the DFT samples its plans ask for (yee_step_plan.dft; with complex
+     * fields, advance_complex too), so that the solver need not end a call at each step that
+     * samples a DFT. 0: the solver ends every call there and samples after it. */
+    int advance_dft;
 } yee_backend_ops;
 
 /* The CPU (OpenMP) backend, always built: "cpu", the reference ops with the tuned schedules of

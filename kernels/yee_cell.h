@@ -372,20 +372,27 @@ YEE_HD void yee_add_mcurrent(yee_fields f, yee_real ch, int comp, int64_t c, yee
     f.h[comp][c] += -ch * m;
 }
 
-/* The value a running DFT samples at node (i,j,k) of component comp (0..5 = Ex..Hz): the field
- * itself, or with avg_axis >= 0 the mean of it (weight hi) and its neighbour one node below along
- * avg_axis (1 - hi). Flux planes sit on the E nodes of a plane; the H components there are half
+/* The value a running DFT samples at a node of a component (0..5 = Ex..Hz): the field there
+ * (self), or with avg_axis >= 0 the mean of it (weight hi) and its neighbour one node below along
+ * avg_axis (below, weight 1 - hi). Flux planes sit on the E nodes of a plane; the H components there are half
  * a cell off the plane on both sides, and their mean is the second-order value on it (as Meep
  * does); on a graded axis the cells either side differ and hi interpolates linearly. hi = 0.5
  * gives the bytes of the plain mean (halving a float's value in double is exact). */
+YEE_HD double yee_dft_value(int avg_axis, double hi, yee_real self, yee_real below)
+{
+    if (avg_axis < 0)
+        return (double)self;
+    return hi * (double)self + (1.0 - hi) * (double)below;
+}
+
+/* yee_dft_value at node (i,j,k) of the fields (the one place the sample's arithmetic is written:
+ * the CPU also samples nodes it held during a sweep, kernels/cpu/backend_cpu.c). */
 YEE_HD double yee_dft_sample(yee_fields f, yee_dims d, int comp, int avg_axis, double hi, int i,
                              int j, int k)
 {
     const yee_real *a = yee_component_array(f, comp);
     const int64_t c = yee_idx(d, i, j, k);
-    if (avg_axis < 0)
-        return (double)a[c];
-    return hi * (double)a[c] + (1.0 - hi) * (double)a[c - d.stride[avg_axis]];
+    return yee_dft_value(avg_axis, hi, a[c], avg_axis < 0 ? a[c] : a[c - d.stride[avg_axis]]);
 }
 
 /* Adds one time sample v of node `node` (of nnodes) to the DFT sums of nfreq frequencies:

@@ -866,6 +866,21 @@ static region *nth_region(const yee_dft_set *d, int r, const monitor **mon)
     return NULL;
 }
 
+size_t yee_dft_set_hold_bytes(const yee_dft_set *d)
+{
+    size_t nodes = 0;
+    for (int r = 0; r < yee_dft_set_regions(d); r++) {
+        const monitor *m;
+        const region *g = nth_region(d, r, &m);
+        if (g->id < 0)
+            continue;
+        nodes += (size_t)g->nodes;
+        if (g->avg_axis >= 0)
+            nodes += (size_t)(g->nodes / g->count[g->avg_axis]);
+    }
+    return nodes * sizeof(yee_real);
+}
+
 int64_t yee_dft_set_region_size(const yee_dft_set *d, int r)
 {
     const monitor *m;

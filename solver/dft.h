@@ -45,6 +45,10 @@ int yee_dft_set_accumulate(yee_dft_set *d, long s, yee_err *err);
 
 /* 1 if yee_dft_set_accumulate(d, s, ...) would sample anything. */
 int yee_dft_set_due(const yee_dft_set *d, long s);
+/* Bytes a backend holds per step whose DFT fields an advance call keeps (yee_step_plan.dft):
+ * each region of this rank and, averaging, the layer of nodes below it, in yee_real (an upper
+ * bound: kernels/cpu/backend_cpu.c holds no layer along an axis of stride 0). */
+size_t yee_dft_set_hold_bytes(const yee_dft_set *d);
 
 /* Forms the spectra (reference runs read here), reduces them over comm and writes them to h5
  * (collective) and, on rank 0, to the CSV files. */

@@ -273,6 +273,7 @@ static int create_backend(yee_sim *s, yee_err *err)
     s->structure.setup.tuning.cpu_sweep_steps = s->opt.tuning.cpu_sweep_steps;
     s->structure.setup.tuning.sync_each_launch = s->opt.tuning.sync_each_launch;
     s->backend_name = s->be->name;
+    s->advance_dft = s->be->advance_dft && takes_complex(s);
     if (s->cfg->complex_fields) {
         YEE_TRY(yee_backend_complex_create(s->be, &s->structure.setup, &s->ctx, err));
         s->be = &yee_backend_complex;
@@ -350,6 +351,7 @@ int yee_sim_create(const yee_config *cfg, const yee_run_options *opt, yee_sim **
         rc = yee_step_setup(s, err);
     if ((rc = yee_sim_sync_status(s, rc, err)) < 0)
         goto fail;
+    yee_step_agree(s);
     if (s->opt.restart && (rc = yee_restore(s, err)) < 0)
         goto fail;
     if (!s->opt.no_output && (rc = yee_sim_sync_status(s, open_output(s, err), err)) < 0)
@@ -472,6 +474,7 @@ int yee_sim_finish(yee_sim *s, yee_run_stats *stats, yee_err *err)
         yee_halo_get_stats(s->halo, &stats->halo);
         stats->fused_steps = s->fused_steps;
         stats->fused_max = s->fused_max;
+        stats->fused_calls = s->fused_calls;
         stats->backend = s->backend_name;
         snprintf(stats->h5_path, sizeof stats->h5_path, "%s", s->opt.no_output ? "" : s->h5_path);
     }

@@ -57,6 +57,8 @@ typedef struct yee_run_options {
                                * not (YEE_CUDA_AWARE_MPI=1|0) */
         int dft_every;        /* DFT sampling interval (0: from the sources' bandwidth;
                                * YEE_DFT_EVERY) */
+        int no_dft_hold;      /* 1: every advance call ends at a step that samples the DFTs,
+                               * the backend holding none (YEE_DFT_HOLD=0; solver/step.c) */
         int cpu_band_rows;    /* CPU wavefront band height (0: sized for L2; YEE_CPU_PAIR_ROWS) */
         int cpu_sweep_steps;  /* CPU wavefront steps per sweep (0: default; YEE_STEPS_PER_SWEEP) */
         int sync_each_launch; /* CUDA: synchronize after each kernel (YEE_DEBUG_SYNC=1) */
@@ -91,6 +93,7 @@ typedef struct yee_run_stats {
     yee_halo_stats halo;   /* this rank's exchange: mode, time waited, bytes per step */
     long fused_steps;      /* steps taken by the backend's advance (several per pass) */
     int fused_max;         /* most steps per advance call (solver/step.c; 0: no advance) */
+    long fused_calls;      /* advance calls that took the fused_steps */
     const char *backend;   /* the backend that ran ("cpu", "cuda"; static storage) */
 } yee_run_stats;
 

@@ -46,7 +46,11 @@ struct yee_sim {
     /* per step of a backend advance (step.c), its currents (M, J: yee_sources_max each) and
      * probe values; one_step uses the first two lists */
     int fused_max;        /* most steps per advance call (0: no advance) */
+    int dft_hold_max;     /* steps sampling the DFTs that a call may hold before its last
+                           * (yee_step_plan.dft; 0: every call ends at such a step) */
+    int advance_dft;      /* the backend's advance_dft, with complex fields its advance_complex */
     long fused_steps;
+    long fused_calls;
     yee_step_plan *plans;
     yee_point_current *fused_cur[2 * YEE_FUSED_MAX];
     yee_real *fused_vals; /* fused_max rows of probe values */
@@ -88,12 +92,17 @@ enum {
 unsigned yee_monitors_due(const yee_sim *s, long step);
 
 /* Advances from s->step by one backend call: one step through the single-step ops, or several
- * by the backend's advance where nothing but probes is due between them; returns the steps
- * taken (> 0) or an error. end: do not go past this step. */
+ * by the backend's advance where nothing but probes and DFT samples (which the backend holds:
+ * advance_dft) is due between them; returns the steps taken (> 0) or an error. end: do not go
+ * past this step. */
 int yee_step(yee_sim *s, long end, yee_err *err);
 
-/* Sets up the fused path (buffers for fused_max steps). */
+/* Sets up the fused path (buffers for fused_max steps) and this rank's most steps a call. */
 int yee_step_setup(yee_sim *s, yee_err *err);
+/* Collective, once every rank's setup succeeded: the fewest of every rank's most steps a call
+ * and DFT steps held, so that all ranks make the same calls (linked faces are exchanged within
+ * each call and at its start). */
+void yee_step_agree(yee_sim *s);
 void yee_step_free(yee_sim *s);
 
 /* ---- restart.c ---- */

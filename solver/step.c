@@ -18,8 +18,9 @@
  * Where no face is exchanged (one rank, no periodic axis but the x and y axes the backend wraps
  * itself: setup.wrap, chosen in sim.c) a backend may take several whole steps
  * in one call (kernels/backend.h advance), each step's currents and probe samples handed over as
- * a plan; steps are fused only while nothing but the probes needs the fields in between
- * (yee_monitors_due), and the backend keeps the order above per cell, bit for bit.
+ * a plan; steps are fused only while nothing but the probes and the DFT sums needs the fields in
+ * between (yee_monitors_due; the backend holds the fields the DFT samples, advance_dft), and the
+ * backend keeps the order above per cell, bit for bit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,8 @@ static int one_step(yee_sim *s, yee_err *err)
 }
 
 /* Steps n+1 .. n+k in one backend call: steps 1-7 above per step, the currents and probe samples
- * of each in its plan, the rest of step 7 (nothing due before the last: yee_step) after it. */
+ * of each in its plan, the DFT sums of the steps before the last from the fields the backend
+ * held (nothing else is due before the last: yee_step), the rest of step 7 after it. */
 static int fused_steps(yee_sim *s, int k, yee_err *err)
 {
     const long n = s->step;
@@ -113,10 +115,13 @@ static int fused_steps(yee_sim *s, int k, yee_err *err)
         YEE_TRY(yee_monitors_write_frames(s->mon, s->h5, s->nranks, err));
     const yee_sample *pts;
     const int np = yee_monitors_probe_samples(s->mon, &pts);
+    int held = 0;
     for (int st = 0; st < k; st++) {
         /* each step's magnetic then electric currents, in the order one_step asks for them (a
          * plane wave's 1-D grid advances with each call) */
         yee_step_plan *p = &s->plans[st];
+        /* DFT samples before the last step: the backend holds those steps' fields (yee_step) */
+        p->dft = st < k - 1 && yee_dft_set_due(s->dft, n + st + 1) ? ++held : 0;
         p->nm = yee_sources_h(s->sources, n + st, s->fused_cur[2 * st]);
         p->m = s->fused_cur[2 * st];
         p->nj = yee_sources_e(s->sources, n + st, s->fused_cur[2 * st + 1]);
@@ -126,10 +131,14 @@ static int fused_steps(yee_sim *s, int k, yee_err *err)
         p->samp_out = s->fused_vals + (size_t)st * (size_t)np;
     }
     YEE_TRY(s->be->advance(s->ctx, k, s->plans, err));
-    for (int st = 0; st < k; st++)
+    for (int st = 0; st < k; st++) {
         yee_monitors_store_probes(s->mon, n + st + 1, s->fused_vals + (size_t)st * (size_t)np);
+        if (s->plans[st].dft)
+            YEE_TRY(yee_dft_set_accumulate(s->dft, n + st + 1, err));
+    }
     s->step = n + k;
     s->fused_steps += k;
+    s->fused_calls++;
     return sample_monitors(s, err);
 }
 
@@ -139,9 +148,16 @@ int yee_step(yee_sim *s, long end, yee_err *err)
         YEE_TRY(one_step(s, err));
         return 1;
     }
-    int k = 1;
-    while (k < s->fused_max && s->step + k < end && yee_monitors_due(s, s->step + k) == 0)
-        k++;
+    /* on to the next step while nothing is due at the end of this one but DFT samples the
+     * backend can hold */
+    int k = 1, held = 0;
+    for (; k < s->fused_max && s->step + k < end; k++) {
+        const unsigned due = yee_monitors_due(s, s->step + k);
+        if (due == YEE_DUE_DFT && held < s->dft_hold_max)
+            held++;
+        else if (due)
+            break;
+    }
     YEE_TRY(fused_steps(s, k, err));
     return k;
 }
@@ -154,6 +170,10 @@ int yee_step(yee_sim *s, long end, yee_err *err)
  * kernels/cpu/tuned.c's default steps per sweep, or the steps per sweep asked for). */
 #define STEP_LISTS_BUDGET ((size_t)16 << 20)
 #define FUSED_FLOOR 4
+/* The fields the backend holds for the DFT samples of a call's steps (yee_step_plan.dft): a
+ * closed flux box of 6 faces of 101^2 nodes (validation/bench_sources.py) holds 1.45 MB a step,
+ * so 11 of them; the Mie sphere's boxes (validation/peers/sphere.cfg) 33 kB. */
+#define DFT_HOLD_BUDGET ((size_t)16 << 20)
 
 static int fused_steps_most(const yee_run_options *opt, size_t list_bytes)
 {
@@ -178,6 +198,10 @@ int yee_step_setup(yee_sim *s, yee_err *err)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "probe samples");
     const size_t list_bytes = ((size_t)yee_sources_max(s->sources) + 1) * sizeof(yee_point_current);
     s->fused_max = !s->be->advance ? 0 : fused_steps_most(&s->opt, list_bytes);
+    const size_t hold = yee_dft_set_hold_bytes(s->dft) * (s->cfg->complex_fields ? 2 : 1);
+    s->dft_hold_max = !s->advance_dft || s->opt.tuning.no_dft_hold ? 0
+                      : hold                                   ? (int)(DFT_HOLD_BUDGET / hold)
+                                                               : YEE_FUSED_MAX;
     const int lists = 2 * (s->fused_max > 0 ? s->fused_max : 1);
     for (int b = 0; b < lists; b++)
         if (!(s->fused_cur[b] = (yee_point_current *)malloc(list_bytes)))
@@ -189,6 +213,14 @@ int yee_step_setup(yee_sim *s, yee_err *err)
     if (!s->plans || !s->fused_vals)
         return YEE_FAIL(err, YEE_ERR_NOMEM, "step plans");
     return YEE_OK;
+}
+
+void yee_step_agree(yee_sim *s)
+{
+    int most[2] = {s->fused_max, s->dft_hold_max};
+    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    s->fused_max = most[0];
+    s->dft_hold_max = most[1];
 }
 
 void yee_step_free(yee_sim *s)

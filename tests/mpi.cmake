@@ -95,6 +95,10 @@ yee_linked_test(mpi_linked_tfsf ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
 # a Bloch cell (complex fields, both parts per message, the factor across the cell's z face)
 yee_linked_test(mpi_linked_bloch ${YEE_MPI_SRC}/bloch_z.cfg
   --ranks --splits 1x1x2 1x1x3)
+# ranks whose current lists allow different steps per advance call (solver/step.c): all make
+# the fewest's calls
+yee_linked_test(mpi_linked_step_lists ${CMAKE_SOURCE_DIR}/tests/schedules_lists.cfg
+  --ranks --splits 1x1x2)
 # and with 2 threads per rank: blocks of planes, their seams inside a rank, then the faces
 yee_linked_test(mpi_linked_threads ${CMAKE_CURRENT_LIST_DIR}/checkpoint/ckpt.cfg
   --ranks --splits 1x1x2 --threads 2)

@@ -34,3 +34,18 @@ yee_add_test(NAME schedules_agree_step_lists LABELS unit TIMEOUT 300
           --deck ${CMAKE_CURRENT_LIST_DIR}/schedules_lists.cfg
           --work ${CMAKE_CURRENT_BINARY_DIR}/schedules/step_lists
           --backends cpu-reference cpu --expect "up to 8 steps a call")
+
+# The DFT samples inside the calls (kernels/backend.h advance_dft): tests/schedules_deck.cfg
+# samples its DFTs every 2nd step; held by the backend its calls average 5.3 steps, and with
+# YEE_DFT_HOLD=0 (every call ends at a sample) 2.1, both with the reference's bytes.
+yee_add_test(NAME schedules_agree_dft_held LABELS unit TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backends_agree.py --yee $<TARGET_FILE:yee>
+          --deck ${CMAKE_CURRENT_LIST_DIR}/schedules_deck.cfg
+          --work ${CMAKE_CURRENT_BINARY_DIR}/schedules/dft_held
+          --backends cpu-reference cpu --expect "up to 16 steps a call, 5.3 on average")
+yee_add_test(NAME schedules_agree_dft_unheld LABELS unit TIMEOUT 300
+  COMMAND ${YEE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backends_agree.py --yee $<TARGET_FILE:yee>
+          --deck ${CMAKE_CURRENT_LIST_DIR}/schedules_deck.cfg
+          --work ${CMAKE_CURRENT_BINARY_DIR}/schedules/dft_unheld
+          --backends cpu-reference cpu --expect "up to 16 steps a call, 2.1 on average")
+set_property(TEST schedules_agree_dft_unheld APPEND PROPERTY ENVIRONMENT "YEE_DFT_HOLD=0")

@@ -114,6 +114,7 @@ static void cpu_destroy(void *vctx)
         free(c->dft[q].im);
         free(c->dft[q].v);
         free(c->dft[q].ph);
+        free(c->dft[q].held);
     }
     free(c->dft);
     c->dft = NULL;
@@ -519,8 +520,84 @@ static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err 
         return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot allocate %.1f MiB of DFT sums",
                         2.0 * bytes / 1048576.0);
     }
+    /* the held box: the region, and the layer below it along avg_axis that a sample reads
+     * (none where the axis has stride 0: a 2-D run's z neighbour is the node itself) */
+    q->hnodes = 1;
+    q->inside = 1;
+    for (int a = 0; a < 3; a++) {
+        const int below = r->avg_axis == a && c->d.stride[a] != 0;
+        q->hlo[a] = r->lo[a] - below;
+        q->hcount[a] = r->count[a] + below;
+        q->hnodes *= q->hcount[a];
+        q->inside &= q->hlo[a] >= 0 && q->hlo[a] + q->hcount[a] <= c->d.n[a];
+    }
+    c->dft_inside = (c->ndft == 0 || c->dft_inside) && q->inside;
     *id = c->ndft++;
     return YEE_OK;
+}
+
+int cpu_dft_hold_begin(cpu_ctx *c, int steps, yee_err *err)
+{
+    c->dft_held = steps;
+    for (int id = 0; id < c->ndft; id++) {
+        cpu_dft *q = &c->dft[id];
+        q->taken = 0;
+        if (steps <= q->held_slots)
+            continue;
+        const size_t bytes = (size_t)steps * (size_t)q->hnodes * sizeof(yee_real);
+        yee_real *grown = (yee_real *)realloc(q->held, bytes);
+        if (!grown) {
+            c->dft_held = 0;
+            return YEE_FAIL(err, YEE_ERR_NOMEM, "cannot hold %.1f MiB of DFT fields",
+                            bytes / 1048576.0);
+        }
+        c->bytes += (size_t)(steps - q->held_slots) * (size_t)q->hnodes * sizeof(yee_real);
+        q->held = grown;
+        q->held_slots = steps;
+    }
+    return YEE_OK;
+}
+
+/* Row j of plane k of region q's held box (inside it) into slot `slot`. */
+static void hold_row(const cpu_ctx *c, const cpu_dft *q, const yee_real *a, int slot, int j, int k)
+{
+    const int64_t at = (int64_t)(j - q->hlo[1]) + (int64_t)q->hcount[1] * (k - q->hlo[2]);
+    memcpy(q->held + (int64_t)slot * q->hnodes + at * q->hcount[0],
+           a + yee_idx(c->d, q->hlo[0], j, k), (size_t)q->hcount[0] * sizeof(yee_real));
+}
+
+void cpu_dft_hold_rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1)
+{
+    const int slot = l->plan->dft - 1;
+    if (slot < 0 || !c->dft_inside)
+        return;
+    for (int id = 0; id < c->ndft; id++) {
+        const cpu_dft *q = &c->dft[id];
+        const yee_real *a = yee_component_array(c->f, q->r.comp);
+        if (!a || k < q->hlo[2] || k >= q->hlo[2] + q->hcount[2])
+            continue;
+        const int ja = j0 > q->hlo[1] ? j0 : q->hlo[1];
+        const int jb = j1 < q->hlo[1] + q->hcount[1] ? j1 : q->hlo[1] + q->hcount[1];
+        for (int j = ja; j < jb; j++)
+            hold_row(c, q, a, slot, j, k);
+    }
+}
+
+void cpu_dft_hold_all(const cpu_ctx *c, const yee_step_plan *plan)
+{
+    const int slot = plan->dft - 1;
+    if (slot < 0)
+        return;
+    for (int id = 0; id < c->ndft; id++) {
+        const cpu_dft *q = &c->dft[id];
+        const yee_real *a = yee_component_array(c->f, q->r.comp);
+        if (!a)
+            continue;
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int k = q->hlo[2]; k < q->hlo[2] + q->hcount[2]; k++)
+            for (int j = q->hlo[1]; j < q->hlo[1] + q->hcount[1]; j++)
+                hold_row(c, q, a, slot, j, k);
+    }
 }
 
 #define CPU_DFT_CHUNK 256 /* nodes per block of the flush: 2 x 2 KiB of sums in L1 */
@@ -571,12 +648,36 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
     if (!yee_component_array(c->f, r.comp))
         return YEE_OK; /* not in this 2-D run: the sums of a zero field stay zero */
     double *v = q->v + (int64_t)q->pending * q->nodes;
+    if (q->taken < c->dft_held) {
+        /* the fields the advance call held at the end of its next step that samples: node
+         * (i, j, k) of the region is (i, j, k) + off of the held box, the one below it `below`
+         * values before */
+        const yee_real *h = q->held + (int64_t)q->taken++ * q->hnodes;
+        const int64_t hx = q->hcount[0], hy = q->hcount[1];
+        int off[3];
+        for (int a = 0; a < 3; a++)
+            off[a] = r.lo[a] - q->hlo[a];
+        const int64_t below = r.avg_axis < 0 || off[r.avg_axis] == 0 ? 0
+                              : r.avg_axis == 0                      ? 1
+                              : r.avg_axis == 1                      ? hx
+                                                                     : hx * hy;
 #pragma omp parallel for collapse(2) schedule(static)
-    for (int k = 0; k < r.count[2]; k++)
-        for (int j = 0; j < r.count[1]; j++)
-            for (int i = 0; i < r.count[0]; i++)
-                v[i + nx * (j + ny * k)] = yee_dft_sample(c->f, c->d, r.comp, r.avg_axis, r.avg_hi,
-                                                          r.lo[0] + i, r.lo[1] + j, r.lo[2] + k);
+        for (int k = 0; k < r.count[2]; k++)
+            for (int j = 0; j < r.count[1]; j++) {
+                const yee_real *row = h + off[0] + hx * ((j + off[1]) + hy * (k + off[2]));
+                for (int i = 0; i < r.count[0]; i++)
+                    v[i + nx * (j + ny * k)] =
+                        yee_dft_value(r.avg_axis, r.avg_hi, row[i], row[i - below]);
+            }
+    } else {
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int k = 0; k < r.count[2]; k++)
+            for (int j = 0; j < r.count[1]; j++)
+                for (int i = 0; i < r.count[0]; i++)
+                    v[i + nx * (j + ny * k)] =
+                        yee_dft_sample(c->f, c->d, r.comp, r.avg_axis, r.avg_hi, r.lo[0] + i,
+                                       r.lo[1] + j, r.lo[2] + k);
+    }
     memcpy(q->ph + (size_t)q->pending * 2 * (size_t)r.nfreq, ph,
            2 * (size_t)r.nfreq * sizeof(double));
     if (++q->pending == q->batch)
@@ -873,7 +974,8 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
 
 /* One table for both CPU backends: the reference has no advance, so the solver runs each step
  * through the ops above; the tuned one advances whole steps by the schedules (tuned.c), keeping
- * wrapped and linked faces itself (wraps: advance_wraps and advance_links). */
+ * wrapped and linked faces itself and holding the DFT samples of its steps (wraps: advance_wraps,
+ * advance_links and advance_dft). */
 #define CPU_OPS(name, advance, wraps, advance_complex)                                          \
     {                                                                                            \
         name, cpu_create, cpu_step_h, cpu_step_e, advance, cpu_apply_sources, cpu_dft_create,   \
@@ -881,7 +983,7 @@ static int cpu_state_transfer(void *vctx, int p, void *buf, int set, yee_err *er
             cpu_pack_halo, cpu_unpack_halo, cpu_halo_alloc, cpu_halo_free, cpu_gather,          \
             cpu_download, cpu_norms, cpu_bytes, cpu_destroy, cpu_copy_bandwidth,                \
             yee_backend_bytes_needed, cpu_state_parts, cpu_state_part_bytes, cpu_state_transfer, \
-            wraps, wraps, advance_complex                                                        \
+            wraps, wraps, advance_complex, wraps                                                 \
     }
 
 const yee_backend_ops yee_backend_cpu_reference = CPU_OPS("cpu-reference", NULL, 0, NULL);

@@ -63,7 +63,12 @@ typedef struct cpu_balance {
 } cpu_balance;
 
 /* A DFT region's sums and the samples not yet added to them: the sums (16 nfreq bytes per
- * node) are read and written once per `batch` samples instead of once per sample. */
+ * node) are read and written once per `batch` samples instead of once per sample. And the
+ * fields an advance call held for it (yee_step_plan.dft): the nodes a sample reads, the region
+ * and, averaging, the layer of nodes below it along avg_axis (the held box), one copy per step
+ * that samples. A sweep copies each row of the held box right after the row's last update of
+ * such a step (cpu_dft_hold_rows), where it samples the probes; dft_accumulate later computes
+ * the samples from the copy, with the arithmetic of yee_dft_sample. */
 typedef struct cpu_dft {
     yee_dft_region r;
     int64_t nodes;
@@ -72,6 +77,12 @@ typedef struct cpu_dft {
     int pending;        /* samples held now */
     double *v;          /* batch x nodes: the held samples, node fastest */
     double *ph;         /* batch x 2 nfreq: their phasors */
+    int hlo[3], hcount[3]; /* the held box (nodes of the subdomain) */
+    int64_t hnodes;
+    int inside;         /* 1: the held box lies in the interior (no ghost node) */
+    yee_real *held;     /* held_slots x hnodes, x fastest */
+    int held_slots;
+    int taken;          /* held steps dft_accumulate has sampled since the advance call */
 } cpu_dft;
 
 typedef struct cpu_ctx {
@@ -110,6 +121,8 @@ typedef struct cpu_ctx {
     yee_real *curl_h;
     int ndft;
     cpu_dft *dft;
+    int dft_inside;     /* 1: every region's held box lies in the interior (cpu_dft.inside) */
+    int dft_held;       /* steps the last advance call held DFT fields of (yee_step_plan.dft) */
     yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
     size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
     double *layer_cost;  /* wavefront.c: estimated work of the layers below layer p, p = 0..n
@@ -193,6 +206,18 @@ void cpu_rows_h_m(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int 
 void cpu_plane_j(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
 /* The samples of plane k in rows [j0, j1) into plan->samp_out. */
 void cpu_plane_samples(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
+
+/* ---- DFT fields held by an advance call (backend_cpu.c) ---- */
+
+/* Room for `steps` held copies of every region, and no held step sampled yet: before the call's
+ * first step (steps = the most yee_step_plan.dft of its plans). */
+int cpu_dft_hold_begin(cpu_ctx *c, int steps, yee_err *err);
+/* With c->dft_inside: plane k's rows [j0, j1) of every held box, into the slot of l's step
+ * (none when it holds no DFT fields), after those rows' last update of that step. */
+void cpu_dft_hold_rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0, int j1);
+/* The whole held box of every region from the fields as they are, into slot plan->dft - 1
+ * (none when 0): at the end of the plan's step where a schedule did not hold them row by row. */
+void cpu_dft_hold_all(const cpu_ctx *c, const yee_step_plan *plan);
 
 /* ---- the reference ops (backend_cpu.c) the schedules fall back on ---- */
 int cpu_step_h(void *ctx, const yee_box *cells, yee_err *err);

@@ -41,6 +41,11 @@ static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
         YEE_TRY(cpu_link_send(c, (yee_field_kind)kind, err));
         YEE_TRY(cpu_link_recv(c, (yee_field_kind)kind, err));
     }
+    /* the DFT fields the plans ask to hold (the twin's plans ask the same) */
+    int held = 0;
+    for (int s = 0; s < nsteps; s++)
+        held = plan[s].dft > held ? plan[s].dft : held;
+    CPU_PARTS(p, c) YEE_TRY(cpu_dft_hold_begin((cpu_ctx *)p, held, err));
     int s = 0;
     while (s < nsteps) {
         /* a tensor node reads H one plane above it (yee_tensor.h), which the wavefront updates
@@ -49,12 +54,19 @@ static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
         const int layers = cpu_wavefront_layers(c);
         if (c->link && K > layers / 2) /* a linked face's seam needs 2K layers */
             K = layers / 2 > 0 ? layers / 2 : 1;
+        /* a held box with ghost nodes, which the sweep does not hold row by row: the sweep ends
+         * at each step that holds DFT fields, which are then copied whole */
+        for (int st = s; st < s + K - 1 && held && !c->dft_inside; st++)
+            if (plan[st].dft)
+                K = st - s + 1;
         const yee_step_plan *im = plan_im ? &plan_im[s] : NULL;
         const int took =
             K >= 2 || (c->link && !c->ntensor) ? cpu_wavefront(c, K, &plan[s], im, err) : 0;
         if (took < 0)
             return took;
         if (took) {
+            if (!c->dft_inside)
+                CPU_PARTS(p, c) cpu_dft_hold_all(p, p == c ? &plan[s + K - 1] : &im[K - 1]);
             s += K;
             continue;
         }
@@ -63,6 +75,7 @@ static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
             YEE_TRY(cpu_reference_step(c, &plan[s], im, err));
         else
             YEE_TRY(cpu_fused_step(c, &plan[s], im, err));
+        CPU_PARTS(p, c) cpu_dft_hold_all(p, p == c ? &plan[s] : im);
         s++;
     }
     return YEE_OK;

@@ -120,7 +120,10 @@ static void rows(const cpu_ctx *c, int s, int k, int j0, int j1, int what)
             CPU_PARTS(p, c) e_row(p, j, k, nx);
     CPU_PARTS(p, c) cpu_plane_j(p, &p->lists[s], k, j0, j1);
     cpu_wrap_e_rows(c, k, j0, j1);
-    CPU_PARTS(p, c) cpu_plane_samples(p, &p->lists[s], k, j0, j1);
+    CPU_PARTS(p, c) {
+        cpu_plane_samples(p, &p->lists[s], k, j0, j1);
+        cpu_dft_hold_rows(p, &p->lists[s], k, j0, j1);
+    }
 }
 
 /* A single plane (a 2-D run, or a 3-D one a cell thick) is swept row by row: its rows are the

@@ -1201,5 +1201,5 @@ extern "C" const yee_backend_ops yee_backend_cuda = {
     cuda_download,    cuda_norms,       cuda_bytes,      cuda_destroy,
     cuda_copy_bandwidth, cuda_host_bytes, cuda_state_parts, cuda_state_part_bytes,
     cuda_state_transfer, 0 /* advance_wraps: no advance; the halo wraps periodic faces */,
-    0 /* advance_links */, NULL /* advance_complex */,
+    0 /* advance_links */, NULL /* advance_complex */, 0 /* advance_dft */,
 };

@@ -19,7 +19,9 @@
  * reference through its split ops and the complex halo's pack and unpack. The wavefront's
  * thread blocks follow the threads' measured speeds (cpu_balance): besides the splits this
  * machine's timings give, the skewed cases set random shares before each call, down to blocks
- * of the least 2K layers.
+ * of the least 2K layers. DFT regions: about half the steps of each call ask the tuned side to
+ * hold their fields (yee_step_plan.dft), sampled after the call, and the reference samples them
+ * after those steps; the sums must agree bit for bit.
  */
 #include <math.h>
 #include <omp.h>
@@ -169,7 +171,7 @@ static void release(owned *o)
     free(o->lines);
 }
 
-enum { NCUR = 16, NSAMP = 36, MAXK = 16 };
+enum { NCUR = 16, NSAMP = 36, MAXK = 16, NDFT = 4, NFREQ = 12 };
 
 /* The currents of step `step` (magnetic in m, electric in j): two in one cell, the first and
  * last planes and rows, i = 0, and a cell with both kinds. moved: each one row further along y
@@ -317,12 +319,38 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
         samp[q].j = corner ? (q & 2 ? g->n[1] - 1 : 0) : test_below(&r, g->n[1]);
         samp[q].k = corner ? (q & 4 ? g->n[2] - 1 : 0) : test_below(&r, g->n[2]);
     }
+    /* DFT regions: random boxes, components (some a 2-D run lacks) and averaging axes; with
+     * some luck all inside, whose fields the sweeps hold row by row, else one at a low face,
+     * whose held box has ghost nodes (the sweep ends at the step and copies it whole) */
+    const int nregions = 1 + test_below(&r, NDFT);
+    int dft_id[2][NDFT];
+    size_t dft_len[NDFT]; /* sums per part: nfreq x nodes */
+    for (int q = 0; q < nregions && rc == 0; q++) {
+        yee_dft_region reg;
+        reg.comp = q % 2 ? comp_of(g, test_below(&r, 6)) : test_below(&r, 6);
+        reg.nfreq = NFREQ;
+        reg.avg_axis = test_below(&r, 4) - 1;
+        reg.avg_hi = test_rval(&r, 0.2, 0.8);
+        const int edge = q == 0 && test_rnd(&r) < 0.3;
+        for (int a = 0; a < 3; a++) {
+            reg.lo[a] = edge && a == 0 ? 0 : test_below(&r, g->n[a]);
+            reg.count[a] = 1 + test_below(&r, g->n[a] - reg.lo[a]);
+        }
+        dft_len[q] = (size_t)NFREQ * (size_t)reg.count[0] * (size_t)reg.count[1] *
+                     (size_t)reg.count[2];
+        if ((rc = tuned->dft_create(ctx[0], &reg, &dft_id[0][q], &err)) == 0)
+            rc = ref->dft_create(ctx[1], &reg, &dft_id[1][q], &err);
+    }
+    if (rc != 0)
+        return fail_rc("dft_create", rc, &err);
     static yee_point_current m[MAXK][NCUR], j[MAXK][NCUR];
     yee_real out[2][MAXK][NSAMP];
     yee_step_plan plan[MAXK];
+    double ph[MAXK][2 * NFREQ];
     int bad = 0, step = 0;
     for (int call = 0; call < calls && rc == 0 && !bad; call++) {
         const int k = chunk[call % nchunk];
+        int held = 0;
         for (int st = 0; st < k; st++) {
             currents(g, step + st, call % 2, cplx, m[st], &plan[st].nm, j[st], &plan[st].nj);
             plan[st].m = m[st];
@@ -330,6 +358,10 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
             plan[st].nsamp = NSAMP;
             plan[st].samp = samp;
             plan[st].samp_out = out[0][st];
+            /* about half the steps sample the DFTs, the last one included */
+            plan[st].dft = test_rnd(&r) < 0.5 ? ++held : 0;
+            for (int f = 0; f < 2 * NFREQ; f++)
+                ph[st][f] = test_rval(&r, -1.0, 1.0);
         }
         if (skewed && !cplx && threads > 1) {
             /* random shares, one of them up to 20x another's */
@@ -342,6 +374,10 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
                 b->share[t] /= b->share[threads];
         }
         rc = tuned->advance(ctx[0], k, plan, &err);
+        /* the held steps' samples, in order, as the solver takes them after the call */
+        for (int st = 0; st < k && rc == 0; st++)
+            for (int q = 0; q < nregions && plan[st].dft && rc == 0; q++)
+                rc = tuned->dft_accumulate(ctx[0], dft_id[0][q], ph[st], &err);
         for (int st = 0; st < k && rc == 0; st++) {
             if ((rc = ref->step_h(ctx[1], NULL, &err)) == 0 &&
                 (rc = ref->apply_sources(ctx[1], plan[st].nm, plan[st].m, &err)) == 0 &&
@@ -350,6 +386,8 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
                 (rc = ref->apply_sources(ctx[1], plan[st].nj, plan[st].j, &err)) == 0 &&
                 (rc = exchange_wraps(ref, ctx[1], g, YEE_FIELD_E, face, &err)) == 0)
                 rc = ref->gather(ctx[1], NSAMP, samp, out[1][st], &err);
+            for (int q = 0; q < nregions && plan[st].dft && rc == 0; q++)
+                rc = ref->dft_accumulate(ctx[1], dft_id[1][q], ph[st], &err);
             for (int q = 0; q < NSAMP && rc == 0 && !bad; q++)
                 if (memcmp(&out[0][st][q], &out[1][st][q], sizeof(yee_real)) != 0) {
                     fprintf(stderr, "FAIL %s: step %d sample %d (comp %d at %d %d %d): cpu %.9g, "
@@ -359,10 +397,36 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
                     bad = 1;
                 }
         }
+        /* now and then a sample of the fields as they are (the held ones are all taken) */
+        if (call % 3 == 1)
+            for (int q = 0; q < nregions && rc == 0; q++)
+                if ((rc = tuned->dft_accumulate(ctx[0], dft_id[0][q], ph[0], &err)) == 0)
+                    rc = ref->dft_accumulate(ctx[1], dft_id[1][q], ph[0], &err);
         step += k;
     }
     if (rc != 0)
         return fail_rc("step", rc, &err);
+    for (int q = 0; q < nregions && !bad; q++) { /* the DFT sums, bit for bit */
+        double *sums[2][2];
+        for (int b = 0; b < 2; b++)
+            for (int part = 0; part < 2; part++)
+                sums[b][part] = (double *)malloc(dft_len[q] * sizeof(double));
+        if ((rc = tuned->dft_transfer(ctx[0], dft_id[0][q], sums[0][0], sums[0][1], 0, &err)) ||
+            (rc = ref->dft_transfer(ctx[1], dft_id[1][q], sums[1][0], sums[1][1], 0, &err)))
+            return fail_rc("dft_transfer", rc, &err);
+        for (int part = 0; part < 2 && !bad; part++)
+            for (size_t v = 0; v < dft_len[q] && !bad; v++)
+                if (memcmp(&sums[0][part][v], &sums[1][part][v], sizeof(double)) != 0) {
+                    fprintf(stderr, "FAIL %s: DFT region %d (of %d), %s sum %zu: cpu %.17g, "
+                                    "reference %.17g\n",
+                            label, q, nregions, part ? "imaginary" : "real", v, sums[0][part][v],
+                            sums[1][part][v]);
+                    bad = 1;
+                }
+        for (int b = 0; b < 2; b++)
+            for (int part = 0; part < 2; part++)
+                free(sums[b][part]);
+    }
     for (int p = 0; p < parts && !bad; p++) {
         const size_t bytes = ref->state_part_bytes(ctx[1], p);
         if ((rc = tuned->state_transfer(ctx[0], p, buf[0], 0, &err)) != 0 ||
@@ -374,7 +438,8 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
         }
     }
     if (!bad)
-        printf("ok %s: %d steps, samples after each and %d parts identical\n", label, step, parts);
+        printf("ok %s: %d steps, samples after each, %d DFT regions and %d parts identical\n",
+               label, step, nregions, parts);
     free(buf[0]);
     free(buf[1]);
     free(face);
