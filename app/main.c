@@ -106,6 +106,7 @@ static yee_run_options run_options_from_environment(void)
     o.tuning.dft_every = (int)env_long("YEE_DFT_EVERY", 0);
     o.tuning.cpu_band_rows = (int)env_long("YEE_CPU_PAIR_ROWS", 0);
     o.tuning.cpu_sweep_steps = (int)env_long("YEE_STEPS_PER_SWEEP", 0);
+    o.tuning.cpu_unmeasured = env_long("YEE_CPU_BALANCE", 1) == 0;
     o.tuning.sync_each_launch = env_long("YEE_DEBUG_SYNC", 0) == 1;
     /* YEE_SIGNAL_AT_STEP=N[:USR1|:KILL] raises SIGTERM (SIGUSR1, SIGKILL) after step N, on rank
      * YEE_SIGNAL_RANK only when set: tests stop a run as a scheduler or a crash would */

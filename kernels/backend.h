@@ -110,6 +110,8 @@ typedef struct yee_setup {
     struct {
         int cpu_band_rows;       /* CPU wavefront: rows per band (0: sized for the L2 cache) */
         int cpu_sweep_steps;     /* CPU wavefront: steps per sweep (0: the default; 1: none) */
+        int cpu_unmeasured;      /* CPU schedules: thread blocks of equal estimated work, not
+                                  * following the threads' measured speeds */
         int sync_each_launch;    /* CUDA: synchronize after each kernel, so a fault is reported
                                   * at the kernel that caused it */
     } tuning;

@@ -271,6 +271,7 @@ static int create_backend(yee_sim *s, yee_err *err)
     s->structure.setup.node_rank = s->node_rank;
     s->structure.setup.tuning.cpu_band_rows = s->opt.tuning.cpu_band_rows;
     s->structure.setup.tuning.cpu_sweep_steps = s->opt.tuning.cpu_sweep_steps;
+    s->structure.setup.tuning.cpu_unmeasured = s->opt.tuning.cpu_unmeasured;
     s->structure.setup.tuning.sync_each_launch = s->opt.tuning.sync_each_launch;
     s->backend_name = s->be->name;
     s->advance_dft = s->be->advance_dft && takes_complex(s);

@@ -61,6 +61,8 @@ typedef struct yee_run_options {
                                * the backend holding none (YEE_DFT_HOLD=0; solver/step.c) */
         int cpu_band_rows;    /* CPU wavefront band height (0: sized for L2; YEE_CPU_PAIR_ROWS) */
         int cpu_sweep_steps;  /* CPU wavefront steps per sweep (0: default; YEE_STEPS_PER_SWEEP) */
+        int cpu_unmeasured;   /* 1: CPU thread blocks of equal estimated work, the threads'
+                               * measured speeds ignored (YEE_CPU_BALANCE=0) */
         int sync_each_launch; /* CUDA: synchronize after each kernel (YEE_DEBUG_SYNC=1) */
     } tuning;
     struct {

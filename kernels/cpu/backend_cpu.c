@@ -254,6 +254,7 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
     }
     c->pair_rows = s->tuning.cpu_band_rows;
     c->sweep_steps = s->tuning.cpu_sweep_steps;
+    c->unmeasured = s->tuning.cpu_unmeasured;
     if (s->link) {
         c->link = s->link;
         /* room for both parts of a complex field's face (a twin's rides in the same message) */

@@ -129,6 +129,8 @@ typedef struct cpu_ctx {
                           * (the thread blocks' split, cpu_block_start) */
     int pair_rows;       /* wavefront.c: rows per band (0: sized for the L2 cache; setup.tuning) */
     int sweep_steps;     /* wavefront.c: steps per sweep asked for (setup.tuning; 0: default) */
+    int unmeasured;      /* wavefront.c: equal estimated work per thread block, the speeds
+                          * ignored (setup.tuning.cpu_unmeasured) */
     cpu_balance balance; /* wavefront.c: the split the threads' speeds ask for */
     unsigned sweeps;     /* wavefront.c: sweeps begun (modulo 2^32) */
     /* wavefront.c: per thread, the last sweep whose first 2K iterations it has finished (its
@@ -273,7 +275,7 @@ int cpu_block_start(const cpu_ctx *c, int nt, int t, int least, const double *sh
  * nt is 1 or above CPU_BALANCE_THREADS; a new nt starts the means over. */
 void cpu_balance_update(cpu_balance *b, int nt);
 /* The shares the speeds ask for nt threads (for cpu_block_start), or NULL (equal shares of the
- * estimated work) before a timed sweep of nt threads. */
+ * estimated work) before a timed sweep of nt threads, and always with c->unmeasured. */
 const double *cpu_balance_share(const cpu_ctx *c, int nt);
 /* Thread t's time in this sweep on its block [k0, k1) of layers, for cpu_balance_update (every
  * schedule that splits the layers by cpu_balance_share records it). */

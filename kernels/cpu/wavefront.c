@@ -217,7 +217,7 @@ int cpu_block_start(const cpu_ctx *c, int nt, int t, int least, const double *sh
 
 const double *cpu_balance_share(const cpu_ctx *c, int nt)
 {
-    return c->balance.nt == nt && nt > 1 ? c->balance.share : NULL;
+    return c->balance.nt == nt && nt > 1 && !c->unmeasured ? c->balance.share : NULL;
 }
 
 void cpu_balance_record(cpu_ctx *c, int t, double seconds, int k0, int k1)

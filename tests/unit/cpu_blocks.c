@@ -11,7 +11,8 @@
  *     within one layer, the least still binding;
  *   - cpu_balance_update: shares in proportion to the speeds, a running mean of work / time
  *     whose sample moves it by at most 2x, untouched by an untimed sweep, restarted by a new
- *     thread count.
+ *     thread count; a sweep splits by the shares it finds, or by equal work when told to ignore
+ *     them (setup.tuning.cpu_unmeasured, YEE_CPU_BALANCE=0).
  */
 #include <math.h>
 #include <omp.h>
@@ -221,6 +222,15 @@ int main(void)
     check(took == 1 && c->balance.work[0] == work(c, 0, q4) &&
               c->balance.work[1] == work(c, q4, 40) && c->balance.nt == 2 &&
               c->balance.share[1] != quarter[1] && c->balance.share[2] == 1.0,
+          what);
+    /* YEE_CPU_BALANCE=0: the same sweep splits equal estimated work, whatever the speeds say */
+    c->unmeasured = 1;
+    const int q_equal = cpu_block_start(c, 2, 1, 4, NULL);
+    const int took_equal = cpu_wavefront(c, 2, plans, NULL, &err);
+    snprintf(what, sizeof what, "unmeasured: shares %s, block works %.0f %.0f (%.0f %.0f)",
+             cpu_balance_share(c, 2) ? "given" : "none", c->balance.work[0], c->balance.work[1],
+             work(c, 0, q_equal), work(c, q_equal, 40));
+    check(took_equal == 1 && !cpu_balance_share(c, 2) && c->balance.work[0] == work(c, 0, q_equal),
           what);
     release(c, lines, mat);
 
