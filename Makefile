@@ -60,13 +60,16 @@ MUTATION_ARGS ?=
 test-mutation: deps
 	/usr/bin/python3 tests/mutation/run.py --work $(MUTATION_BUILD) $(MUTATION_ARGS)
 
-# valgrind memcheck on one small run (a build without -march=native: valgrind does not decode
-# every AVX-512 instruction).
+# valgrind memcheck on two small runs (a build without -march=native: valgrind does not decode
+# every AVX-512 instruction): the dipole example, and the deck that puts every kind of source and
+# monitor inside the fused steps (TFSF lists, probes, DFT fields held by the sweep, snapshots).
 VG_BUILD ?= build-vg
 test-valgrind: deps
 	cmake -S . -B $(VG_BUILD) -DYEE_NATIVE=OFF -DYEE_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(VG_BUILD) -j $(JOBS) --target yee
 	sh tests/valgrind.sh $(VG_BUILD)/yee inputs/dipole.cfg $(VG_BUILD)/valgrind-dipole
+	sh tests/valgrind.sh $(VG_BUILD)/yee tests/schedules_deck.cfg $(VG_BUILD)/valgrind-schedules \
+	    --set simulation.steps=60
 
 clean:
 	rm -rf $(BUILD) $(OUT) $(EMU_BUILD) $(ASAN_BUILD) $(VG_BUILD)
