@@ -524,15 +524,15 @@ static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err 
     /* the held box: the region, and the layer below it along avg_axis that a sample reads
      * (none where the axis has stride 0: a 2-D run's z neighbour is the node itself) */
     q->hnodes = 1;
-    q->inside = 1;
+    int inside = 1;
     for (int a = 0; a < 3; a++) {
         const int below = r->avg_axis == a && c->d.stride[a] != 0;
         q->hlo[a] = r->lo[a] - below;
         q->hcount[a] = r->count[a] + below;
         q->hnodes *= q->hcount[a];
-        q->inside &= q->hlo[a] >= 0 && q->hlo[a] + q->hcount[a] <= c->d.n[a];
+        inside &= q->hlo[a] >= 0 && q->hlo[a] + q->hcount[a] <= c->d.n[a];
     }
-    c->dft_inside = (c->ndft == 0 || c->dft_inside) && q->inside;
+    c->dft_inside = (c->ndft == 0 || c->dft_inside) && inside;
     *id = c->ndft++;
     return YEE_OK;
 }
@@ -654,14 +654,11 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
          * (i, j, k) of the region is (i, j, k) + off of the held box, the one below it `below`
          * values before */
         const yee_real *h = q->held + (int64_t)q->taken++ * q->hnodes;
-        const int64_t hx = q->hcount[0], hy = q->hcount[1];
+        const int64_t hx = q->hcount[0], hy = q->hcount[1], stride[3] = {1, hx, hx * hy};
         int off[3];
         for (int a = 0; a < 3; a++)
             off[a] = r.lo[a] - q->hlo[a];
-        const int64_t below = r.avg_axis < 0 || off[r.avg_axis] == 0 ? 0
-                              : r.avg_axis == 0                      ? 1
-                              : r.avg_axis == 1                      ? hx
-                                                                     : hx * hy;
+        const int64_t below = r.avg_axis < 0 ? 0 : off[r.avg_axis] * stride[r.avg_axis];
 #pragma omp parallel for collapse(2) schedule(static)
         for (int k = 0; k < r.count[2]; k++)
             for (int j = 0; j < r.count[1]; j++) {

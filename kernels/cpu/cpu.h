@@ -79,7 +79,6 @@ typedef struct cpu_dft {
     double *ph;         /* batch x 2 nfreq: their phasors */
     int hlo[3], hcount[3]; /* the held box (nodes of the subdomain) */
     int64_t hnodes;
-    int inside;         /* 1: the held box lies in the interior (no ghost node) */
     yee_real *held;     /* held_slots x hnodes, x fastest */
     int held_slots;
     int taken;          /* held steps dft_accumulate has sampled since the advance call */
@@ -121,7 +120,7 @@ typedef struct cpu_ctx {
     yee_real *curl_h;
     int ndft;
     cpu_dft *dft;
-    int dft_inside;     /* 1: every region's held box lies in the interior (cpu_dft.inside) */
+    int dft_inside;     /* 1: every region's held box lies in the interior (no ghost node) */
     int dft_held;       /* steps the last advance call held DFT fields of (yee_step_plan.dft) */
     yee_real *copy_buf[CPU_COPY_SLOTS]; /* snapshot copies (copy_start / copy_finish) */
     size_t copy_cap[CPU_COPY_SLOTS], copy_len[CPU_COPY_SLOTS];
