@@ -1,5 +1,7 @@
 """Helpers shared by the validation checkers (validation/<case>/check_*.py)."""
+import os
 import subprocess
+import sys
 
 
 def run(cmd):
@@ -10,6 +12,35 @@ def run(cmd):
         print(r.stdout)
         raise SystemExit("FAIL command exited %d: %s" % (r.returncode, " ".join(cmd)))
     return r.stdout
+
+
+def meep_command(script, ranks=1):
+    """The command that runs a Meep script: python3 SCRIPT, or under mpirun on RANKS ranks
+    (Meep's MPI build, Debian's python3-meep-mpi-default, splits its cell into chunks over the
+    ranks; the serial python3-meep cannot, every rank would run the whole problem)."""
+    cmd = [sys.executable, script]
+    if ranks <= 1:
+        return cmd
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    return ["mpirun", "--oversubscribe"] + root + ["-np", str(ranks)] + cmd
+
+
+def meep_installed():
+    """Whether Python finds Meep, without importing it: Meep's MPI build starts MPI on import,
+    and an mpirun started by a process that has MPI running as a singleton fails."""
+    import importlib.util
+    return importlib.util.find_spec("meep") is not None
+
+
+def meep_ranks_checked(ranks):
+    """Exits with a message unless RANKS > 1 is backed by Meep's MPI build (asked of a child
+    Python, for the reason meep_installed gives)."""
+    if ranks > 1:
+        probe = subprocess.run([sys.executable, "-c", "import meep; print('WITH_MPI', "
+                                "int(meep.with_mpi()))"], capture_output=True, text=True)
+        if "WITH_MPI 1" not in probe.stdout:
+            sys.exit("--meep-ranks %d wants Meep's MPI build (apt-get install "
+                     "python3-meep-mpi-default, which replaces python3-meep)" % ranks)
 
 
 def arguments(deck=None):

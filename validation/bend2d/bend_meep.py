@@ -53,12 +53,15 @@ def main():
     bend_refl, bend_tran = mp.get_fluxes(refl), mp.get_fluxes(tran)
     t2 = time.time()
     freq = mp.get_flux_freqs(refl)
+    if not mp.am_master():  # under mpirun (meep-mpi) the fluxes are summed on every rank
+        return
     json.dump({"freq": list(freq), "straight_inc": list(straight_inc),
                "straight_tran": list(straight_tran), "bend_refl": list(bend_refl),
                "bend_tran": list(bend_tran),
                "T": [b / s for b, s in zip(bend_tran, straight_tran)],
                "R": [-b / s for b, s in zip(bend_refl, straight_tran)],
-               "seconds": [t1 - t0, t2 - t1], "meep_time": sim.meep_time()},
+               "seconds": [t1 - t0, t2 - t1], "meep_time": sim.meep_time(),
+               "ranks": mp.count_processors()},
               open(out, "w"))
 
 

@@ -16,7 +16,6 @@ Prints PASS|FAIL lines; exits 1 on FAIL.
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -24,7 +23,8 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from vcommon import arguments, check, exit_status, run  # noqa: E402
+from vcommon import (arguments, check, exit_status, meep_command, meep_installed,  # noqa: E402
+                     meep_ranks_checked, run)
 
 TOL, BOUND = 0.01, 2.5e-3
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,21 +53,22 @@ def run_yee(yee, deck, work):
     return os.path.join(bend, "bend2d.h5"), seconds
 
 
-def run_meep(resolution, work):
+def run_meep(resolution, work, ranks=1):
     out = os.path.join(work, "meep.json")
-    run([sys.executable, os.path.join(HERE, "bend_meep.py"), "%g" % resolution, out])
+    run(meep_command(os.path.join(HERE, "bend_meep.py"), ranks) + ["%g" % resolution, out])
     return json.load(open(out))
 
 
 def main():
     ap = arguments()
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--meep-ranks", type=int, default=1,
+                    help="run Meep under mpirun on this many ranks (Meep's MPI build)")
     a = ap.parse_args()
-    try:
-        import meep  # noqa: F401
-    except ImportError:
+    if not meep_installed():
         print("SKIP Meep (python3-meep) is not installed")
         return 77
+    meep_ranks_checked(a.meep_ranks)
     os.makedirs(a.work, exist_ok=True)
     yee_s, meep_s = [], []
     for _ in range(a.repeat):
@@ -78,7 +79,7 @@ def main():
             freq = f["flux/trans/frequency"][:]
             T = f["flux/trans/normalized"][:]
             R = f["flux/refl/normalized"][:]
-        m = run_meep(resolution, a.work)
+        m = run_meep(resolution, a.work, a.meep_ranks)
         meep_s.append(sum(m["seconds"]))
     mf = np.array(m["freq"])
     if len(mf) != len(freq) or np.max(np.abs(mf - freq)) > 1e-9:
@@ -93,8 +94,9 @@ def main():
     check("bend2d_transmittance_vs_meep", float(np.max(np.abs(T - Tm))), TOL, BOUND, note)
     check("bend2d_reflectance_vs_meep", float(np.max(np.abs(R - Rm))), TOL, BOUND, note)
     ty, tm = statistics.median(yee_s), statistics.median(meep_s)
-    print("wall time, straight + bend, median of %d: yee %.2f s, Meep %.2f s (Meep ran to t = "
-          "%g); Meep / yee = %.2f" % (a.repeat, ty, tm, m["meep_time"], tm / ty))
+    print("wall time, straight + bend, median of %d: yee %.2f s, Meep %.2f s on %d rank(s) "
+          "(Meep ran to t = %g); Meep / yee = %.2f"
+          % (a.repeat, ty, tm, m.get("ranks", 1), m["meep_time"], tm / ty))
     return exit_status()
 
 

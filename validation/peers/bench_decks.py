@@ -15,8 +15,11 @@ CI (minutes; Meep is an optional package): `python3 validation/peers/bench_decks
           --repeat, which prints its own table).
 
 Each program runs REPEAT times, yee and Meep in turn; the medians are reported. Meep runs
-serial, as Debian's python3-meep ships it; yee with the threads OpenMP gives it (all cores).
-usage: bench_decks.py [--yee build/yee] [--repeat 3] [--only ring,sphere,bend] [--work DIR] [--tensor]
+serial, as Debian's python3-meep ships it, or with --meep-ranks N on N MPI ranks (Debian's
+python3-meep-mpi-default, which replaces python3-meep; its build has no OpenMP, so ranks are how
+Meep uses the cores); yee with the threads OpenMP gives it (all cores).
+usage: bench_decks.py [--yee build/yee] [--repeat 3] [--only ring,sphere,bend] [--work DIR]
+                      [--tensor] [--meep-ranks N]
 """
 import argparse
 import json
@@ -34,7 +37,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "validation", "mie"))
+sys.path.insert(0, os.path.join(ROOT, "validation"))
 import mie  # noqa: E402
+from vcommon import meep_command, meep_installed, meep_ranks_checked  # noqa: E402
 
 C_UM_THZ = 299.792458
 
@@ -66,9 +71,9 @@ def ring_yee(yee, work):
     return t_run + t_h, modes
 
 
-def ring_meep(work):
+def ring_meep(work, ranks):
     out = os.path.join(work, "meep_ring.json")
-    t, _ = run([sys.executable, os.path.join(HERE, "ring_meep.py"), "10", out])
+    t, _ = run(meep_command(os.path.join(HERE, "ring_meep.py"), ranks) + ["10", out])
     d = json.load(open(out))
     return t, [tuple(m) for m in d["modes"]], d
 
@@ -101,9 +106,9 @@ def sphere_yee(yee, work, extra=()):
     return t1 + t2, freq, q
 
 
-def sphere_meep(work):
+def sphere_meep(work, ranks):
     out = os.path.join(work, "meep_sphere.json")
-    t, _ = run([sys.executable, os.path.join(HERE, "sphere_meep.py"), "10", out])
+    t, _ = run(meep_command(os.path.join(HERE, "sphere_meep.py"), ranks) + ["10", out])
     d = json.load(open(out))
     return t, np.array(d["freq"]), np.array(d["q_sca"]), d
 
@@ -121,23 +126,26 @@ def main():
     ap.add_argument("--tensor", action="store_true",
                     help="yee's sphere with grid.subpixel_tensor = true (Meep averages the full "
                          "tensor by default)")
+    ap.add_argument("--meep-ranks", type=int, default=1,
+                    help="run Meep under mpirun on this many ranks (Meep's MPI build)")
     a = ap.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="yee_decks.")
     os.makedirs(work, exist_ok=True)
     only = a.only.split(",")
-    try:
-        import meep  # noqa: F401
-    except ImportError:
+    if not meep_installed():
         sys.exit("Meep is not installed (apt-get install python3-meep): nothing to compare")
+    meep_ranks_checked(a.meep_ranks)
+    ranks = "serial" if a.meep_ranks <= 1 else "%d ranks" % a.meep_ranks
     report = []
     if "ring" in only:
         ty, tm = [], []
         for _ in range(a.repeat):
             t, ymodes = ring_yee(a.yee, work)
             ty.append(t)
-            t, mmodes, info = ring_meep(work)
+            t, mmodes, info = ring_meep(work, a.meep_ranks)
             tm.append(t)
-        print("ring (2-D, 10 cells/um, Meep %s): modes, Meep against yee" % info["meep"])
+        print("ring (2-D, 10 cells/um, Meep %s, %s): modes, Meep against yee"
+              % (info["meep"], ranks))
         print("%10s %10s %10s %10s %10s" % ("f Meep", "Q Meep", "f yee", "Q yee", "df/f"))
         for f, q, g, qy in ring_table(ymodes, mmodes):
             print("%10.5f %10.1f %10s %10s %10s" % (
@@ -153,9 +161,9 @@ def main():
             t, fy, qy = sphere_yee(a.yee, work, ["--set", "grid.subpixel_tensor=true"]
                                    if a.tensor else [])
             ty.append(t)
-            t, fm, qm, info = sphere_meep(work)
+            t, fm, qm, info = sphere_meep(work, a.meep_ranks)
             tm.append(t)
-        print("sphere (3-D, 10 cells/um, Meep %s): Q_sca" % info["meep"])
+        print("sphere (3-D, 10 cells/um, Meep %s, %s): Q_sca" % (info["meep"], ranks))
         print("%8s %8s %8s %8s %8s" % ("f c/um", "Mie", "yee", "f c/um", "Meep"))
         for k in range(0, len(fy), 7):
             print("%8.3f %8.4f %8.4f %8.3f %8.4f" % (fy[k], q_mie([fy[k]])[0], qy[k], fm[k],
@@ -172,11 +180,13 @@ def main():
                                                          "check_bend2d.py"),
                             "--yee", a.yee, "--deck",
                             os.path.join(ROOT, "validation", "bend2d", "bend2d.cfg"),
-                            "--work", os.path.join(work, "bend"), "--repeat", str(a.repeat)],
+                            "--work", os.path.join(work, "bend"), "--repeat", str(a.repeat),
+                            "--meep-ranks", str(a.meep_ranks)],
                            capture_output=True, text=True)
         print(p.stdout)
     for name, my, mm in report:
-        print("%-8s yee %8.2f s   Meep %8.2f s   Meep / yee %.1f" % (name, my, mm, mm / my))
+        print("%-8s yee %8.2f s   Meep (%s) %8.2f s   Meep / yee %.1f"
+              % (name, my, ranks, mm, mm / my))
     return 0
 
 
