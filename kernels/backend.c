@@ -189,5 +189,5 @@ int yee_dft_batch(int nfreq)
 {
     /* the sums stream 16 nfreq bytes per node and sample; held samples cost 8 bytes per node */
     const int b = nfreq / 4;
-    return b < 1 ? 1 : b > 16 ? 16 : b;
+    return b < 1 ? 1 : b > YEE_DFT_BATCH_MAX ? YEE_DFT_BATCH_MAX : b;
 }

@@ -392,7 +392,9 @@ int yee_backend_cuda_device_info(int dev, char *name, size_t cap, size_t *total,
 size_t yee_backend_bytes_needed(yee_dims d, int pol2d, int nslabs, const yee_slab *slabs);
 
 /* How many samples of a DFT region of nfreq frequencies the CPU backend holds before adding
- * them to the sums (1 .. 16; 8 bytes per node each, at most 1/8 of the sums' 16 nfreq). */
+ * them to the sums (1 .. YEE_DFT_BATCH_MAX; 8 bytes per node each, at most 1/8 of the sums' 16
+ * nfreq). */
+#define YEE_DFT_BATCH_MAX 16
 int yee_dft_batch(int nfreq);
 
 #ifdef __cplusplus

@@ -584,6 +584,12 @@ void cpu_dft_hold_rows(const cpu_ctx *c, const cpu_step_lists *l, int k, int j0,
     }
 }
 
+/* Regions of no more nodes than this are copied or sampled by one thread: a parallel region
+ * costs the threads a fork and a join (microseconds), more than the copy of a small region's
+ * values, and a flux box's faces sample every step or every second one (docs/performance.md,
+ * "The sums in registers, and small regions on one thread"). */
+#define CPU_DFT_PARALLEL_NODES 4096
+
 void cpu_dft_hold_all(const cpu_ctx *c, const yee_step_plan *plan)
 {
     const int slot = plan->dft - 1;
@@ -594,19 +600,21 @@ void cpu_dft_hold_all(const cpu_ctx *c, const yee_step_plan *plan)
         const yee_real *a = yee_component_array(c->f, q->r.comp);
         if (!a)
             continue;
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (q->hnodes > CPU_DFT_PARALLEL_NODES)
         for (int k = q->hlo[2]; k < q->hlo[2] + q->hcount[2]; k++)
             for (int j = q->hlo[1]; j < q->hlo[1] + q->hcount[1]; j++)
                 hold_row(c, q, a, slot, j, k);
     }
 }
 
-#define CPU_DFT_CHUNK 256 /* nodes per block of the flush: 2 x 2 KiB of sums in L1 */
+#define CPU_DFT_CHUNK 256 /* nodes per block of the flush: their held samples stay in L1-L2 */
+#define DFT_LANES 16      /* nodes whose sums the flush keeps in registers at once */
 
 /* Adds region q's held samples to its sums. Per node and frequency the same products, added in
  * the order the samples came, as yee_dft_add one sample at a time (no fused multiply-add in
- * this C11 build): the bytes do not depend on the batch. A block of nodes' sums stays in L1
- * while every held sample is added, so the sums cross memory once per batch, not per sample
+ * this C11 build): the bytes do not depend on the batch. Each sum is read once, takes every held
+ * sample in a register and is written once, so the sums cross memory once per batch, not per
+ * sample; a block of nodes' samples stays in L1 while every frequency takes them
  * (docs/performance.md, "What sources and monitors cost"). */
 static void dft_flush(cpu_dft *q)
 {
@@ -617,24 +625,51 @@ static void dft_flush(cpu_dft *q)
     const int64_t nodes = q->nodes, nblocks = (nodes + CPU_DFT_CHUNK - 1) / CPU_DFT_CHUNK;
     const double *v = q->v, *ph = q->ph;
     double *re = q->re, *im = q->im;
-#pragma omp parallel for schedule(static) if (nodes * nfreq * nh > 16384)
-    for (int64_t b = 0; b < nblocks; b++) {
-        const int64_t n0 = b * CPU_DFT_CHUNK;
-        const int len = (int)(nodes - n0 < CPU_DFT_CHUNK ? nodes - n0 : CPU_DFT_CHUNK);
+    /* blocks and frequencies shared out together: a face of a few hundred nodes is one or two
+     * blocks, which alone would leave a thread idle */
+#pragma omp parallel for collapse(2) schedule(static) if (nodes * nfreq * nh > 16384)
+    for (int64_t b = 0; b < nblocks; b++)
         for (int f = 0; f < nfreq; f++) {
+            const int64_t n0 = b * CPU_DFT_CHUNK;
+            const int len = (int)(nodes - n0 < CPU_DFT_CHUNK ? nodes - n0 : CPU_DFT_CHUNK);
+            double cs[YEE_DFT_BATCH_MAX], sn[YEE_DFT_BATCH_MAX];
+            for (int t = 0; t < nh; t++) {
+                cs[t] = ph[2 * (t * nfreq + f)];
+                sn[t] = ph[2 * (t * nfreq + f) + 1];
+            }
             double *YEE_RESTRICT fre = re + (int64_t)f * nodes + n0;
             double *YEE_RESTRICT fim = im + (int64_t)f * nodes + n0;
-            for (int t = 0; t < nh; t++) {
-                const double *YEE_RESTRICT vt = v + (int64_t)t * nodes + n0;
-                const double c_ = ph[2 * (t * nfreq + f)], s_ = ph[2 * (t * nfreq + f) + 1];
+            const double *YEE_RESTRICT vb = v + n0;
+            int n = 0;
+            for (; n + DFT_LANES <= len; n += DFT_LANES) {
+                _Alignas(64) double sum_re[DFT_LANES];
+                _Alignas(64) double sum_im[DFT_LANES];
 #pragma omp simd
-                for (int n = 0; n < len; n++) {
-                    fre[n] += vt[n] * c_;
-                    fim[n] += vt[n] * s_;
+                for (int l = 0; l < DFT_LANES; l++) {
+                    sum_re[l] = fre[n + l];
+                    sum_im[l] = fim[n + l];
+                }
+                for (int t = 0; t < nh; t++) {
+                    const double *YEE_RESTRICT vt = vb + (int64_t)t * nodes + n;
+                    const double c_ = cs[t], s_ = sn[t];
+#pragma omp simd
+                    for (int l = 0; l < DFT_LANES; l++) {
+                        sum_re[l] += vt[l] * c_;
+                        sum_im[l] += vt[l] * s_;
+                    }
+                }
+#pragma omp simd
+                for (int l = 0; l < DFT_LANES; l++) {
+                    fre[n + l] = sum_re[l];
+                    fim[n + l] = sum_im[l];
                 }
             }
+            for (; n < len; n++)
+                for (int t = 0; t < nh; t++) {
+                    fre[n] += vb[(int64_t)t * nodes + n] * cs[t];
+                    fim[n] += vb[(int64_t)t * nodes + n] * sn[t];
+                }
         }
-    }
 }
 
 /* Holds this step's samples of region id (and its phasors); adds the held ones when the batch
@@ -659,7 +694,7 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
         for (int a = 0; a < 3; a++)
             off[a] = r.lo[a] - q->hlo[a];
         const int64_t below = r.avg_axis < 0 ? 0 : off[r.avg_axis] * stride[r.avg_axis];
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (q->nodes > CPU_DFT_PARALLEL_NODES)
         for (int k = 0; k < r.count[2]; k++)
             for (int j = 0; j < r.count[1]; j++) {
                 const yee_real *row = h + off[0] + hx * ((j + off[1]) + hy * (k + off[2]));
@@ -668,7 +703,7 @@ static int cpu_dft_accumulate(void *vctx, int id, const double *ph, yee_err *err
                         yee_dft_value(r.avg_axis, r.avg_hi, row[i], row[i - below]);
             }
     } else {
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (q->nodes > CPU_DFT_PARALLEL_NODES)
         for (int k = 0; k < r.count[2]; k++)
             for (int j = 0; j < r.count[1]; j++)
                 for (int i = 0; i < r.count[0]; i++)
