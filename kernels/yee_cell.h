@@ -374,10 +374,10 @@ YEE_HD void yee_add_mcurrent(yee_fields f, yee_real ch, int comp, int64_t c, yee
 
 /* The value a running DFT samples at a node of a component (0..5 = Ex..Hz): the field there
  * (self), or with avg_axis >= 0 the mean of it (weight hi) and its neighbour one node below along
- * avg_axis (below, weight 1 - hi). Flux planes sit on the E nodes of a plane; the H components there are half
- * a cell off the plane on both sides, and their mean is the second-order value on it (as Meep
- * does); on a graded axis the cells either side differ and hi interpolates linearly. hi = 0.5
- * gives the bytes of the plain mean (halving a float's value in double is exact). */
+ * avg_axis (below, weight 1 - hi). Flux planes sit on the E nodes of a plane; the H components
+ * there are half a cell off the plane on both sides, and their mean is the second-order value on
+ * it (as Meep does); on a graded axis the cells either side differ and hi interpolates linearly.
+ * hi = 0.5 gives the bytes of the plain mean (halving a float's value in double is exact). */
 YEE_HD double yee_dft_value(int avg_axis, double hi, yee_real self, yee_real below)
 {
     if (avg_axis < 0)
