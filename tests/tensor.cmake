@@ -1,8 +1,9 @@
 # The off-diagonal subpixel terms (grid.subpixel_tensor, kernels/yee_tensor.h). The physics is
 # validation_subpixel's TE case; here: the nodes the geometry gives the kernels
-# (tests/unit/tensor.c), a closed cavity's energy kept over 40,000 steps, the same bytes from the tuned CPU backend (which takes the reference
-# ops for such runs) and the reference backend, and the CUDA backend (tests/gpu.cmake lists
-# these decks), and the refusal of more than one rank.
+# (tests/unit/tensor.c), a closed cavity's energy kept over 40,000 steps, the same bytes from the
+# tuned CPU backend (its wavefront with E a layer behind H: kernels/cpu/wavefront.c) and the
+# reference backend, and the CUDA backend (tests/gpu.cmake lists these decks), and the refusal of
+# more than one rank.
 add_executable(yee_test_tensor ${CMAKE_CURRENT_LIST_DIR}/unit/tensor.c)
 target_link_libraries(yee_test_tensor PRIVATE yee_geometry yee_io m)
 yee_add_test(NAME unit_tensor LABELS unit TIMEOUT 60

@@ -105,6 +105,10 @@ static void cpu_destroy(void *vctx)
     c->disp_row = NULL;
     free(c->disp_by_row);
     c->disp_by_row = NULL;
+    free(c->tensor_row);
+    c->tensor_row = NULL;
+    free(c->curl_row);
+    c->curl_row = NULL;
     free(c->pol);
     c->pol = NULL;
     free(c->pcoef);
@@ -133,27 +137,86 @@ static int64_t cell_row(yee_dims d, int64_t cell)
     return j + (int64_t)k * d.n[1];
 }
 
-/* The dispersive nodes by row, a counting sort: disp_row (nrows + 1 offsets) and disp_by_row
- * (node numbers, in list order within a row). 0 when memory is short. */
-static int index_disp_rows(cpu_ctx *c)
+/* n nodes by row, a counting sort of their cells (cell_of(nodes, q): node q's padded index):
+ * *row (nrows + 1 offsets, counted in c->bytes) and *by_row (node numbers, in list order within a
+ * row; the caller's to count), row r's nodes being by_row[p] for p in [row[r], row[r + 1]).
+ * 0 when memory is short. */
+static int index_rows(cpu_ctx *c, int64_t n, const void *nodes,
+                      int64_t (*cell_of)(const void *nodes, int64_t q), int64_t **row,
+                      int64_t **by_row)
 {
     const int64_t nrows = (int64_t)c->d.n[1] * c->d.n[2];
-    c->disp_row = (int64_t *)alloc_zeroed(((size_t)nrows + 1) * sizeof(int64_t), &c->bytes);
-    c->disp_by_row = (int64_t *)alloc_zeroed((size_t)c->ndisp * sizeof(int64_t), &c->bytes);
+    int64_t *start = (int64_t *)alloc_zeroed(((size_t)nrows + 1) * sizeof(int64_t), &c->bytes);
+    int64_t *order = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
     int64_t *next = (int64_t *)malloc((size_t)nrows * sizeof(int64_t));
-    if (!c->disp_row || !c->disp_by_row || !next) {
+    *row = start;
+    *by_row = order;
+    if (!start || !order || !next) {
         free(next);
         return 0;
     }
-    for (int64_t q = 0; q < c->ndisp; q++)
-        c->disp_row[cell_row(c->d, c->disp[q].c) + 1]++;
+    for (int64_t q = 0; q < n; q++)
+        start[cell_row(c->d, cell_of(nodes, q)) + 1]++;
     for (int64_t r = 0; r < nrows; r++)
-        c->disp_row[r + 1] += c->disp_row[r];
-    memcpy(next, c->disp_row, (size_t)nrows * sizeof(int64_t));
-    for (int64_t q = 0; q < c->ndisp; q++)
-        c->disp_by_row[next[cell_row(c->d, c->disp[q].c)]++] = q;
+        start[r + 1] += start[r];
+    memcpy(next, start, (size_t)nrows * sizeof(int64_t));
+    for (int64_t q = 0; q < n; q++)
+        order[next[cell_row(c->d, cell_of(nodes, q))]++] = q;
     free(next);
     return 1;
+}
+
+static int64_t disp_cell(const void *nodes, int64_t q)
+{
+    return ((const yee_disp_node *)nodes)[q].c;
+}
+
+static int64_t tensor_cell(const void *nodes, int64_t q)
+{
+    return ((const yee_tensor_node *)nodes)[q].c;
+}
+
+static int64_t curl_cell(const void *nodes, int64_t q)
+{
+    return ((const yee_curl_node *)nodes)[q].c;
+}
+
+/* The tensor nodes and the curl list in row order (c->tensor_row, c->curl_row: nrows + 1
+ * offsets each), each node's curl[][] renumbered to match: the wavefront computes the curls of
+ * a row right after its H update (cpu_curl_rows) and adds a row's terms right after its E
+ * update (cpu_tensor_row), each over a contiguous run. The reference's order of either is free:
+ * a curl is a value of its own, and each node writes its own E. 0 when memory is short. */
+static int tensor_by_rows(cpu_ctx *c)
+{
+    const size_t nt = (size_t)c->ntensor, nc = (size_t)c->ncurl;
+    int64_t *tord = NULL, *cord = NULL;
+    int64_t *renum = (int64_t *)malloc((nc + 1) * sizeof *renum);
+    yee_tensor_node *t = (yee_tensor_node *)malloc(nt * sizeof *t);
+    yee_curl_node *cn = (yee_curl_node *)malloc((nc + 1) * sizeof *cn);
+    const int ok = renum && t && cn &&
+                   index_rows(c, c->ntensor, c->tensor, tensor_cell, &c->tensor_row, &tord) &&
+                   index_rows(c, c->ncurl, c->curl, curl_cell, &c->curl_row, &cord);
+    if (ok) {
+        for (size_t q = 0; q < nc; q++) {
+            cn[q] = c->curl[cord[q]];
+            renum[cord[q]] = (int64_t)q;
+        }
+        for (size_t q = 0; q < nt; q++) {
+            t[q] = c->tensor[tord[q]];
+            for (int slot = 0; slot < 8; slot++) {
+                int *at = &t[q].curl[slot / 4][slot % 4];
+                *at = *at < 0 ? -1 : (int)renum[*at];
+            }
+        }
+        memcpy(c->tensor, t, nt * sizeof *t);
+        memcpy(c->curl, cn, nc * sizeof *cn);
+    }
+    free(renum);
+    free(t);
+    free(cn);
+    free(tord);
+    free(cord);
+    return ok;
 }
 
 static int cpu_create(const yee_setup *s, void **out, yee_err *err)
@@ -276,8 +339,9 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
             goto nomem;
         memcpy(c->disp, s->disp, (size_t)s->ndisp * sizeof *c->disp);
         memcpy(c->pcoef, s->pcoef, (size_t)s->npcoef * sizeof *c->pcoef);
-        if (!index_disp_rows(c))
+        if (!index_rows(c, c->ndisp, c->disp, disp_cell, &c->disp_row, &c->disp_by_row))
             goto nomem;
+        c->bytes += (size_t)c->ndisp * sizeof(int64_t);
     }
     if (s->ntensor > 0) {
         c->ntensor = s->ntensor;
@@ -290,6 +354,8 @@ static int cpu_create(const yee_setup *s, void **out, yee_err *err)
             goto nomem;
         memcpy(c->tensor, s->tensor, (size_t)s->ntensor * sizeof *c->tensor);
         memcpy(c->curl, s->curl, (size_t)s->ncurl * sizeof *c->curl);
+        if (!tensor_by_rows(c))
+            goto nomem;
     }
     if (!cpu_layer_costs_build(c))
         goto nomem;

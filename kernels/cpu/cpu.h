@@ -113,10 +113,12 @@ typedef struct cpu_ctx {
     int64_t npol;        /* values in pol */
     yee_pole_coef *pcoef;
     yee_real inv_dt;
-    int64_t ntensor;     /* off-diagonal permittivity nodes (kernels/yee_tensor.h) */
-    yee_tensor_node *tensor;
-    int64_t ncurl;       /* their neighbours, and this step's curl H there */
+    int64_t ntensor;     /* off-diagonal permittivity nodes (kernels/yee_tensor.h), by row: */
+    yee_tensor_node *tensor; /* row r's are [tensor_row[r], tensor_row[r + 1]) */
+    int64_t *tensor_row;
+    int64_t ncurl;       /* their neighbours, by row as the nodes, and this step's curl H there */
     yee_curl_node *curl;
+    int64_t *curl_row;
     yee_real *curl_h;
     int ndft;
     cpu_dft *dft;
@@ -193,6 +195,15 @@ int cpu_link_recv(const cpu_ctx *c, yee_field_kind kind, yee_err *err);
  * writes only its own E and P, so per row is per node the reference's order. */
 void cpu_polarize_row(const cpu_ctx *c, int j, int k);
 void cpu_polarization_current_row(const cpu_ctx *c, int j, int k);
+/* The curl H of the curl list's nodes of components in the mask comps (bit a: component a) in
+ * rows [j0, j1) of plane k, into c->curl_h (kernels/yee_tensor.h, the first pass): after those
+ * rows' H update (and magnetic currents). A curl reads H at its own row and plane and one below
+ * along each axis but its component's. */
+void cpu_curl_rows(const cpu_ctx *c, int k, int j0, int j1, unsigned comps);
+/* The off-diagonal terms of the tensor nodes of row (j, k) from c->curl_h (the second pass),
+ * after the row's E update: their neighbours lie at rows j - 1 .. j + 1 of planes k - 1 .. k +
+ * 1, whose curls the wavefront has computed once E trails H by a layer (cpu_e_lag). */
+void cpu_tensor_row(const cpu_ctx *c, int j, int k);
 /* One current of a step: J into E (comp 0..2) or M into H (comp 3..5). */
 void cpu_add_current(const cpu_ctx *c, const yee_point_current *p);
 
@@ -259,6 +270,12 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
                   yee_err *err);
 /* The layers the wavefront sweeps: the planes, or a single plane's rows (a 2-D run). */
 int cpu_wavefront_layers(const cpu_ctx *c);
+/* Layers by which the wavefront's E update of a step trails its H update: 1 with tensor nodes
+ * (their E reads H one layer above: kernels/yee_tensor.h), else 0. */
+int cpu_e_lag(const cpu_ctx *c);
+/* The fewest layers of a thread block of a K-step wavefront (and of a wrapped or linked layer
+ * axis): 2K (1 + cpu_e_lag), so that the seams' layers do not meet. */
+int cpu_wavefront_least(const cpu_ctx *c, int K);
 /* Sets c->layer_cost from the CPML slabs and the dispersive nodes (create, after both); 0 when
  * memory is short. */
 int cpu_layer_costs_build(cpu_ctx *c);

@@ -411,6 +411,25 @@ void cpu_wrap_all(const cpu_ctx *c, yee_field_kind kind)
     }
 }
 
+void cpu_curl_rows(const cpu_ctx *c, int k, int j0, int j1, unsigned comps)
+{
+    if (!c->ntensor)
+        return;
+    const int64_t r0 = j0 + (int64_t)k * c->d.n[1], r1 = j1 + (int64_t)k * c->d.n[1];
+    for (int64_t q = c->curl_row[r0]; q < c->curl_row[r1]; q++)
+        if (comps >> c->curl[q].comp & 1u)
+            c->curl_h[q] = yee_curl_h_of(c->f, c->d, c->lines, c->curl[q]);
+}
+
+void cpu_tensor_row(const cpu_ctx *c, int j, int k)
+{
+    if (!c->ntensor)
+        return;
+    const int64_t r = j + (int64_t)k * c->d.n[1];
+    for (int64_t q = c->tensor_row[r]; q < c->tensor_row[r + 1]; q++)
+        yee_tensor_e(c->f, c->tensor[q], c->curl_h);
+}
+
 void cpu_polarize_row(const cpu_ctx *c, int j, int k)
 {
     if (!c->ndisp)

@@ -3,7 +3,8 @@
  * (or one the wavefront does not take) by the fused sweep (sweep_fused.c),
  * which itself falls back on the reference ops (backend_cpu.c) for a current or sample outside
  * the subdomain. Every path gives the reference's bytes (tests/unit/cpu_schedules.c). A run with
- * tensor nodes (grid.subpixel_tensor) takes the fused sweep for every step. Complex fields
+ * tensor nodes (grid.subpixel_tensor) takes the wavefront with E a layer behind H (wavefront.c),
+ * a step left over the fused sweep with the tensor terms after it. Complex fields
  * (a Bloch cell) take the same schedules for both parts at once (cpu_advance_complex). Linked z
  * faces (MPI slabs along z, or along y in 2-D: setup.link) take the wavefront for every step,
  * K = 1 included, since only
@@ -17,14 +18,14 @@
 #define DEFAULT_SWEEP_STEPS 4 /* docs/performance.md, "Steps per sweep" */
 
 /* Steps for the next sweep, with `left` steps to go: those asked for (or the default), no more
- * than leave every thread a block of 2K layers (planes, or a 2-D run's rows; but 2 when even that
- * does not), no more than left. */
+ * than leave every thread a block of the least layers (planes, or a 2-D run's rows; but 2 when
+ * even that does not), no more than left. */
 static int sweep_steps(const cpu_ctx *c, int left)
 {
     int K = c->sweep_steps > 0 ? c->sweep_steps : DEFAULT_SWEEP_STEPS;
     if (K > CPU_SWEEP_MAX)
         K = CPU_SWEEP_MAX;
-    const int fit = cpu_wavefront_layers(c) / (2 * omp_get_max_threads());
+    const int fit = cpu_wavefront_layers(c) / (cpu_wavefront_least(c, 1) * omp_get_max_threads());
     if (c->sweep_steps <= 0 && K > fit)
         K = fit < 2 ? 2 : fit;
     return K < left ? K : left;
@@ -48,9 +49,7 @@ static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
     CPU_PARTS(p, c) YEE_TRY(cpu_dft_hold_begin((cpu_ctx *)p, held, err));
     int s = 0;
     while (s < nsteps) {
-        /* a tensor node reads H one plane above it (yee_tensor.h), which the wavefront updates
-         * only after the node's E: one step per sweep, its terms after the sweep */
-        int K = c->ntensor > 0 ? 1 : sweep_steps(c, nsteps - s);
+        int K = sweep_steps(c, nsteps - s);
         const int layers = cpu_wavefront_layers(c);
         if (c->link && K > layers / 2) /* a linked face's seam needs 2K layers */
             K = layers / 2 > 0 ? layers / 2 : 1;
@@ -60,8 +59,7 @@ static int advance_parts(cpu_ctx *c, int nsteps, const yee_step_plan *plan,
             if (plan[st].dft)
                 K = st - s + 1;
         const yee_step_plan *im = plan_im ? &plan_im[s] : NULL;
-        const int took =
-            K >= 2 || (c->link && !c->ntensor) ? cpu_wavefront(c, K, &plan[s], im, err) : 0;
+        const int took = K >= 2 || c->link ? cpu_wavefront(c, K, &plan[s], im, err) : 0;
         if (took < 0)
             return took;
         if (took) {

@@ -70,7 +70,28 @@
  * setup.tuning.cpu_band_rows = n (YEE_CPU_PAIR_ROWS=n) forces bands of about n rows (at least
  * K); cpu_sweep_steps (YEE_STEPS_PER_SWEEP) the K asked for. Dispersive nodes take their two
  * ADE stages around their row's E update (cpu_polarize_row, cpu_polarization_current_row): both
- * read and write only the node's own E and P. */
+ * read and write only the node's own E and P.
+ * Tensor nodes (grid.subpixel_tensor) make E_s(k) read H_s at k + 1 as well (a node couples to
+ * neighbours whose curls read H one layer above it, and one row further along y:
+ * kernels/yee_tensor.h), which the order above has not yet updated. There E trails H by a
+ * layer (cpu_e_lag = 1): iteration it does H_s(it - 2(s-1)), then E_s(it - 2(s-1) - 1), whose
+ * reads of H_s at k - 1 .. k + 1 are then all done and none yet overwritten by H_{s+1} (two
+ * iterations later), and H_{s+1}(p) still finds E_s(p) and E_s(p+1) as it needs them: the
+ * pair argument with each step two layers behind the one before. Every offset above doubles
+ * (and E's gains one): the rows of a band move down by the op's offset, phase A's H_s runs on
+ * [k0 + 2(s-1), k1 - 2(s-1)) and E_s on [k0 + 2s-1, k1 - 2s+1), a seam does H_s on [k1 - 2(s-1),
+ * k1 + 2(s-1)) and E_s on [k1 - 2s+1, k1 + 2s-1), each E_s(p) after H_s(p+1); blocks hold at
+ * least 4K layers, bands 2K rows, and the upper block's first 4K iterations come before its
+ * seam. The reference's two passes go row by row: the curls of a row's list nodes right after
+ * its H update (cpu_curl_rows, into c->curl_h), its nodes' terms right after its E update
+ * (cpu_tensor_row), the same values in the same sums. A curl reads H of its own layer and, but
+ * for the layer axis's component, of the one below: the reads of an E update of the same step,
+ * so c->curl_h holds each layer's curls at the level of its H, as the argument above needs. At
+ * the lowest H layer of a trapezoid with a seam below, the layer below is the seam's, not yet
+ * updated: the trapezoid computes there only the layer axis's curls (ROWS_EDGE), the only ones
+ * of that layer its E reads, and the seam the others once it has updated the layer below
+ * (ROWS_CURLS), before its E reads them. Linked faces are not taken with tensor nodes (which
+ * run on one rank). */
 
 
 #include <omp.h>
@@ -81,15 +102,32 @@
 
 #define BAND_BYTES ((int64_t)512 * 1024) /* live band data aimed at: half an L2 */
 
-enum { ROWS_H = 1, ROWS_E = 2 };
+/* what a layer() call does: H rows, E rows; ROWS_EDGE with ROWS_H: the lowest H layer of a
+ * trapezoid with a seam below, whose curls that read the layer below are left to the seam;
+ * ROWS_CURLS: those curls only (the seam, once it has updated that layer below). */
+enum { ROWS_H = 1, ROWS_E = 2, ROWS_EDGE = 4, ROWS_CURLS = 8 };
+
+/* A single plane (a 2-D run, or a 3-D one a cell thick) is swept row by row: its rows are the
+ * wavefront's layers, and a layer's data is one row of each array (header comment). */
+static int one_plane(const cpu_ctx *c)
+{
+    return c->d.n[2] == 1;
+}
+
+/* The axis along which the layers lie: y with one plane, else z. */
+static int layer_axis(const cpu_ctx *c)
+{
+    return one_plane(c) ? 1 : 2;
+}
 
 /* E row (j, k) with the stages around it, in the reference's order (kernels/stages.h): PMC
- * mirror images, polarization, curl and CPML, polarization current, PEC nodes. */
+ * mirror images, polarization, curl and CPML, tensor terms, polarization current, PEC nodes. */
 static void e_row(const cpu_ctx *c, int j, int k, int nx)
 {
     cpu_pmc_row(c, j, k);
     cpu_polarize_row(c, j, k);
     cpu_row_e(c, j, k, 0, nx);
+    cpu_tensor_row(c, j, k);
     cpu_polarization_current_row(c, j, k);
     cpu_pec_row(c, j, k);
 }
@@ -113,6 +151,15 @@ static void rows(const cpu_ctx *c, int s, int k, int j0, int j1, int what)
         if ((what & ROWS_E) && !h_first)
             CPU_PARTS(p, c) e_row(p, j, k, nx);
     }
+    /* the curls the tensor nodes read (none without: E is then never a layer behind), of H
+     * just updated: those of the layer axis's component read no other layer */
+    const unsigned in_layer = 1u << layer_axis(c), all = 7u;
+    const unsigned comps = what & ROWS_CURLS  ? all & ~in_layer
+                           : what & ROWS_EDGE ? in_layer
+                           : what & ROWS_H    ? all
+                                              : 0u;
+    if (comps)
+        CPU_PARTS(p, c) cpu_curl_rows(p, k, j0, j1, comps);
     if (!(what & ROWS_E))
         return;
     if (h_first)
@@ -126,22 +173,19 @@ static void rows(const cpu_ctx *c, int s, int k, int j0, int j1, int what)
     }
 }
 
-/* A single plane (a 2-D run, or a 3-D one a cell thick) is swept row by row: its rows are the
- * wavefront's layers, and a layer's data is one row of each array (header comment). */
-static int one_plane(const cpu_ctx *c)
-{
-    return c->d.n[2] == 1;
-}
-
-/* The axis along which the layers lie: y with one plane, else z. */
-static int layer_axis(const cpu_ctx *c)
-{
-    return one_plane(c) ? 1 : 2;
-}
-
 int cpu_wavefront_layers(const cpu_ctx *c)
 {
     return c->d.n[layer_axis(c)];
+}
+
+int cpu_e_lag(const cpu_ctx *c)
+{
+    return c->ntensor > 0;
+}
+
+int cpu_wavefront_least(const cpu_ctx *c, int K)
+{
+    return 2 * K * (1 + cpu_e_lag(c));
 }
 
 static int clamp(int v, int lo, int hi)
@@ -265,18 +309,25 @@ static void layer(const cpu_ctx *c, int s, int p, int j0, int j1, int what)
         rows(c, s, p, j0, j1, what);
 }
 
-/* Bands per block: about BAND_BYTES of live rows each (or c->pair_rows rows), at least K rows;
- * one with a single plane, whose K + 2 live rows are small already. */
+/* Layers between the H updates of consecutive steps (1 + cpu_e_lag), and the offsets of step
+ * s's H and E behind the iteration: (1 + lag)(s - 1), and lag more for E. */
+static int per_step(const cpu_ctx *c)
+{
+    return 1 + cpu_e_lag(c);
+}
+
+/* Bands per block: about BAND_BYTES of live rows each (or c->pair_rows rows), at least K (1 +
+ * lag) rows; one with a single plane, whose K (1 + lag) + 2 live rows are small already. */
 static int bands(const cpu_ctx *c, int K)
 {
     if (one_plane(c))
         return 1;
     const int nx = c->d.n[0], ny = c->d.n[1];
-    const int64_t row_bytes = (c->twin ? 2 : 1) * 6 * (int64_t)(K + 1) *
+    const int64_t row_bytes = (c->twin ? 2 : 1) * 6 * (int64_t)(K * per_step(c) + 1) *
                               (int64_t)(nx + 2 * YEE_HALO) * (int64_t)sizeof(yee_real);
     int64_t band_rows = c->pair_rows > 0 ? c->pair_rows : BAND_BYTES / row_bytes;
-    if (band_rows < K)
-        band_rows = K;
+    if (band_rows < K * per_step(c)) /* a band's rows move down by up to K (1 + lag) - 1 */
+        band_rows = K * per_step(c);
     if (c->wrap[1]) /* row 0 reads the last row's ghost at the same step: whole planes */
         return 1;
     const int64_t nb = ny / band_rows;
@@ -284,56 +335,72 @@ static int bands(const cpu_ctx *c, int K)
 }
 
 /* Phase A of block [k0, k1) of layers: the trapezoid, band by band; shrink_lo / shrink_hi where
- * a seam lies below / above. Once the last band's first 2K iterations are done, *ready = sweep
- * (release: the seam below may begin, see cpu_wavefront). */
+ * a seam lies below / above. Once the last band's first 2K (1 + lag) iterations are done, *ready
+ * = sweep (release: the seam below may begin, see cpu_wavefront). */
 static void trapezoid(const cpu_ctx *c, int K, int k0, int k1, int shrink_lo, int shrink_hi,
                       int nb, atomic_uint *ready, unsigned sweep)
 {
-    const int ny = c->d.n[1];
+    const int ny = c->d.n[1], lag = cpu_e_lag(c), per = per_step(c);
     for (int b = 0; b < nb; b++) {
         const int ja = (int)((int64_t)ny * b / nb), jb = (int)((int64_t)ny * (b + 1) / nb);
-        for (int it = k0; it < k1 + K - 1; it++) {
-            if (ready && b == nb - 1 && it == k0 + 2 * K)
+        for (int it = k0; it < k1 + per * (K - 1) + lag; it++) {
+            if (ready && b == nb - 1 && it == k0 + 2 * K * per)
                 atomic_store_explicit(ready, sweep, memory_order_release);
             for (int s = 1; s <= K; s++) {
-                const int p = it - (s - 1);
-                const int h0 = k0 + (shrink_lo ? s - 1 : 0), e0 = k0 + (shrink_lo ? s : 0);
-                const int hi = k1 - (shrink_hi ? s - 1 : 0);
-                const int what = (p >= h0 && p < hi ? ROWS_H : 0) | (p >= e0 && p < hi ? ROWS_E : 0);
-                if (!what)
+                const int oh = per * (s - 1), oe = oh + lag; /* H_s on layer it - oh, E_s it - oe */
+                const int h0 = k0 + (shrink_lo ? oh : 0), h1 = k1 - (shrink_hi ? oh : 0);
+                const int e0 = k0 + (shrink_lo ? oh + 1 : 0), e1 = k1 - (shrink_hi ? oe : 0);
+                const int ph = it - oh, pe = it - oe;
+                const int h = ph >= h0 && ph < h1, e = pe >= e0 && pe < e1;
+                /* a band's rows move down with the op's offset, as its layers do */
+                const int j0 = b == 0 ? 0 : ja - oh, j1 = b == nb - 1 ? ny : jb - oh;
+                if (!lag && (h || e)) { /* one pass, H then E row by row */
+                    layer(c, s - 1, ph, j0, j1, (h ? ROWS_H : 0) | (e ? ROWS_E : 0));
                     continue;
-                const int j0 = b == 0 ? 0 : ja - (s - 1), j1 = b == nb - 1 ? ny : jb - (s - 1);
-                layer(c, s - 1, p, j0, j1, what);
+                }
+                if (h)
+                    layer(c, s - 1, ph, j0, j1, ROWS_H | (shrink_lo && ph == h0 ? ROWS_EDGE : 0));
+                if (e)
+                    layer(c, s - 1, pe, b == 0 ? 0 : ja - oe, b == nb - 1 ? ny : jb - oe, ROWS_E);
             }
         }
     }
-    if (ready) /* a block of exactly 2K layers with no shrinking above: 3K - 1 iterations */
+    if (ready) /* a block of exactly 2K (1 + lag) layers with no shrinking above */
         atomic_store_explicit(ready, sweep, memory_order_release);
 }
 
-/* Waits until *ready holds sweep (acquire: the upper block's first 2K iterations are done). */
+/* Waits until *ready holds sweep (acquire: the upper block's first 2K (1 + lag) iterations are
+ * done). */
 static void await_ready(const atomic_uint *ready, unsigned sweep)
 {
     while (atomic_load_explicit(ready, memory_order_acquire) != sweep)
         sched_yield(); /* rarely taken: the upper block began with this one */
 }
 
-/* Phase B of the seam at layer k1: the inverted triangle, one step at a time. The seam of a
- * wrapped axis is k1 = n (the layers), its layers above the top those from 0 up (p - n). */
+/* Phase B of the seam at layer k1: the inverted triangle, one step at a time, H_s on
+ * [k1 - oh, k1 + oh) and E_s on [k1 - oe, k1 + oh + 1) (oh, oe: trapezoid()), each E_s(p) after
+ * H_s(p + lag). The seam of a wrapped axis is k1 = n (the layers), its layers above the top
+ * those from 0 up (p - n). */
 static void seam(const cpu_ctx *c, int K, int k1)
 {
-    const int ny = c->d.n[1], n = cpu_wavefront_layers(c);
-    for (int s = 1; s <= K; s++)
-        for (int p = k1 - s + 1; p <= k1 + s - 1; p++)
-            layer(c, s - 1, p < n ? p : p - n, 0, ny, (p < k1 + s - 1 ? ROWS_H : 0) | ROWS_E);
+    const int ny = c->d.n[1], n = cpu_wavefront_layers(c), lag = cpu_e_lag(c);
+    for (int s = 1; s <= K; s++) {
+        const int oh = per_step(c) * (s - 1), oe = oh + lag;
+        for (int p = k1 - oe; p < k1 + oh + 1; p++) {
+            const int ph = p + lag, h = ph < k1 + oh ? ROWS_H : 0;
+            if (lag && (h || ph == k1 + oh)) /* the upper trapezoid's edge: its curls left */
+                layer(c, s - 1, ph < n ? ph : ph - n, 0, ny, h ? h : ROWS_CURLS);
+            layer(c, s - 1, p < n ? p : p - n, 0, ny, (lag ? 0 : h) | ROWS_E);
+        }
+    }
 }
 
 /* The blocks of layers (threads) of a K-step wavefront: at most one per thread, each of at
- * least 2K layers, and at least one. */
+ * least 2K (1 + lag) layers, and at least one. */
 static int wavefront_blocks(const cpu_ctx *c, int K)
 {
     const int nt = omp_get_max_threads();
-    const int most = cpu_wavefront_layers(c) / (2 * K);
+    const int most = cpu_wavefront_layers(c) / cpu_wavefront_least(c, K);
     return clamp(most, 1, nt);
 }
 
@@ -375,11 +442,13 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
     /* a wrapped layer axis makes its faces a seam (with one plane z's ghosts are the row's own,
      * refreshed after it: rows.c cpu_wrap_*) */
     const int wrapped = c->wrap[layer_axis(c)];
-    /* linked faces must be the layers' (a 3-D run one cell thick is never cut along z) */
+    /* linked faces must be the layers' (a 3-D run one cell thick is never cut along z), and E
+     * not a layer behind (face_seams has no such order; tensor nodes run on one rank) */
     if (K < (c->link ? 1 : 2) || K > CPU_SWEEP_MAX ||
-        (c->link && yee_link_axis(c->d) != layer_axis(c)))
+        (c->link && (yee_link_axis(c->d) != layer_axis(c) || cpu_e_lag(c))))
         return 0;
-    if ((wrapped || lo || hi) && n < 2 * K) /* a face's seam would meet the other */
+    const int least = cpu_wavefront_least(c, K);
+    if ((wrapped || lo || hi) && n < least) /* a face's seam would meet the other */
         return 0;
     for (int s = 0; s < K; s++)
         if (!cpu_step_lists_build(c, &plan[s], &c->lists[s]) ||
@@ -393,8 +462,8 @@ int cpu_wavefront(cpu_ctx *c, int K, const yee_step_plan *plan, const yee_step_p
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         const int tracked = nt <= CPU_BALANCE_THREADS; /* else: a barrier before the seams */
         const double *share = cpu_balance_share(c, nt);
-        const int k0 = cpu_block_start(c, nt, t, 2 * K, share),
-                  k1 = cpu_block_start(c, nt, t + 1, 2 * K, share);
+        const int k0 = cpu_block_start(c, nt, t, least, share),
+                  k1 = cpu_block_start(c, nt, t + 1, least, share);
         const double start = omp_get_wtime();
         /* a wrapped axis: a seam at the bottom and top faces too */
         trapezoid(c, K, k0, k1, t > 0 || wrapped || lo, t < nt - 1 || wrapped || hi, nb,

@@ -21,7 +21,10 @@
  * machine's timings give, the skewed cases set random shares before each call, down to blocks
  * of the least 2K layers. DFT regions: about half the steps of each call ask the tuned side to
  * hold their fields (yee_step_plan.dft), sampled after the call, and the reference samples them
- * after those steps; the sums must agree bit for bit.
+ * after those steps; the sums must agree bit for bit. Tensor nodes (random off-diagonal terms,
+ * kernels/yee_tensor.h), which make the wavefront's E trail its H by a layer: K = 1..8 on
+ * blocks of the least 4K layers, bands, a wrapped z axis, complex fields, 2-D runs, with
+ * dispersive nodes, skewed blocks.
  */
 #include <math.h>
 #include <omp.h>
@@ -33,7 +36,10 @@
 #include "kernels/cpu/cpu.h"
 #include "tests/support/setup.h"
 
-enum { NDISP = 4 };
+enum { NDISP = 4, NTENSOR = 40 };
+
+/* run_case's extras */
+enum { DISPERSIVE = 1, TENSOR = 2 };
 
 /* 1: the tuned context's wavefront starts each call from random shares of the work (real
  * fields; the complex wrapper owns its two contexts) */
@@ -77,6 +83,8 @@ typedef struct owned {
     yee_real *lines;
     yee_disp_node disp[NDISP];
     yee_pole_coef pcoef[2];
+    yee_tensor_node tensor[NTENSOR];
+    yee_curl_node curl[8 * NTENSOR];
 } owned;
 
 static void build(const geom *g, test_rng *r, owned *o)
@@ -164,6 +172,57 @@ static void add_dispersion(const geom *g, owned *o)
     o->s.inv_dt = (yee_real)2.0;
 }
 
+/* Tensor nodes (kernels/yee_tensor.h) with random weights, where the geometry may put them: two
+ * cells clear of every face and CPML slab (geometry/geometry.c tensor_node). Eight at the first
+ * and last such planes and rows, the others at random (so across band and block edges), all of
+ * distinct cells and components the run stores; about one slot in four unused (curl -1). The
+ * curl list holds one entry per used slot, the neighbour solver/structure.c would list. */
+static void add_tensor(const geom *g, test_rng *r, owned *o)
+{
+    const yee_dims d = o->s.dims;
+    const int axes = g->two_d ? 2 : 3;
+    int lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}; /* the clear cells [lo, hi) */
+    for (int a = 0; a < axes; a++) {
+        lo[a] = g->pml[a][0] + 2;
+        hi[a] = g->n[a] - g->pml[a][1] - 2;
+        if (hi[a] <= lo[a])
+            return; /* too small: no nodes */
+    }
+    if (g->two_d - 1 == YEE_POL_TM)
+        return; /* Ez alone: no neighbour to couple */
+    int nt = 0, nc = 0;
+    for (int q = 0; q < NTENSOR; q++) {
+        yee_tensor_node *n = &o->tensor[nt];
+        n->comp = comp_of(g, test_below(r, 3));
+        for (int a = 0; a < 3; a++)
+            n->at[a] = q < 8 ? (q >> a & 1 ? hi[a] - 1 : lo[a])
+                             : lo[a] + test_below(r, hi[a] - lo[a]);
+        n->c = yee_idx(d, n->at[0], n->at[1], n->at[2]);
+        int taken = 0;
+        for (int p = 0; p < nt; p++)
+            taken |= o->tensor[p].c == n->c && o->tensor[p].comp == n->comp;
+        if (taken)
+            continue;
+        for (int slot = 0; slot < 8; slot++) {
+            const int sq = slot / 4, u = slot % 4, b = (n->comp + 1 + sq) % 3;
+            n->w[sq][u] = test_rval(r, -0.05, 0.05);
+            n->curl[sq][u] = -1;
+            if (!yee_pol_has(o->s.pol2d, b) || test_rnd(r) < 0.25)
+                continue;
+            yee_curl_node *cn = &o->curl[nc];
+            cn->comp = b;
+            cn->c = yee_e_neighbour(d.stride, n->c, n->comp, b, u);
+            yee_idx_cell(d, cn->c, &cn->at[0], &cn->at[1], &cn->at[2]);
+            n->curl[sq][u] = nc++;
+        }
+        nt++;
+    }
+    o->s.ntensor = nt;
+    o->s.tensor = o->tensor;
+    o->s.ncurl = nc;
+    o->s.curl = o->curl;
+}
+
 static void release(owned *o)
 {
     for (int a = 0; a < 3; a++)
@@ -239,15 +298,17 @@ static void report_part(const char *label, const owned *o, int p, const yee_real
 
 /* One comparison: `calls` advance calls of chunk[c % nchunk] steps each against the reference
  * ops. */
-static int run_case(const geom *g, int threads, int band_rows, int sweep, int dispersive,
+static int run_case(const geom *g, int threads, int band_rows, int sweep, int extras,
                     int cplx, const int *chunk, int nchunk, int calls)
 {
     char label[220];
     int len = snprintf(label, sizeof label,
-                       "%dx%dx%d%s%s%s%s threads %d rows %d sweep %d%s%s steps per call", g->n[0],
-                       g->n[1], g->n[2], g->two_d ? " 2-D" : "", g->wrap[0] ? " wrap x" : "",
-                       g->wrap[1] ? " wrap y" : "", g->wrap[2] ? " wrap z" : "",
-                       threads, band_rows, sweep, dispersive ? " dispersive," : "",
+                       "%dx%dx%d%s%s%s%s threads %d rows %d sweep %d%s%s%s steps per call",
+                       g->n[0], g->n[1], g->n[2], g->two_d ? " 2-D" : "",
+                       g->wrap[0] ? " wrap x" : "", g->wrap[1] ? " wrap y" : "",
+                       g->wrap[2] ? " wrap z" : "", threads, band_rows, sweep,
+                       extras & DISPERSIVE ? " dispersive," : "",
+                       extras & TENSOR ? " tensor," : "",
                        cplx ? " complex," : skewed ? " skewed," : "");
     for (int c = 0; c < nchunk; c++)
         len += snprintf(label + len, sizeof label - (size_t)len, " %d", chunk[c]);
@@ -255,8 +316,10 @@ static int run_case(const geom *g, int threads, int band_rows, int sweep, int di
     test_rng r = {88172645463325252ull};
     owned o;
     build(g, &r, &o);
-    if (dispersive)
+    if (extras & DISPERSIVE)
         add_dispersion(g, &o);
+    if (extras & TENSOR)
+        add_tensor(g, &r, &o);
     o.s.tuning.cpu_band_rows = band_rows;
     o.s.tuning.cpu_sweep_steps = sweep;
     const yee_backend_ops *tuned = &yee_backend_cpu, *ref = &yee_backend_cpu_reference;
@@ -551,6 +614,28 @@ int main(void)
                 bad |= run_case(&one_block_2d, t, 0, K, 0, cplx, long_calls, 3, 4);
         }
     }
+    /* tensor nodes: E a layer behind H in the wavefront (K >= 2; K = 1 the fused sweep with the
+     * terms after it), blocks of the least 4K layers for 2 threads (planes, and 2-D rows), bands
+     * of K rows, a wrapped z axis and complex fields, and with dispersive nodes */
+    for (int K = 1; K <= 8; K++) {
+        const geom seams = {{15, 4 * K + 5, 8 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1},
+                            {1, 0, 0}, {0, 0, 0}, 0};
+        const geom seams_z = {{15, 2 * K + 6, 8 * K}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0},
+                              {1, 0, 0}, {0, 0, 1}, 0};
+        const geom seams_2d = {{15, 8 * K, 1}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0}, {1, 0, 0},
+                               {0, 0, 0}, 1 + YEE_POL_TE};
+        for (int t = 1; t <= 3; t++) {
+            bad |= run_case(&g[0], t, 0, K, TENSOR, 0, long_calls, 3, 4);
+            bad |= run_case(&g[0], t, K, K, TENSOR | DISPERSIVE, 0, long_calls, 3, 4);
+            bad |= run_case(&seams, t, 0, K, TENSOR, 0, long_calls, 3, 4);
+            bad |= run_case(&seams, t, 1, K, TENSOR, 0, mixed, 4, 4);
+            for (int cplx = 0; cplx < 2; cplx++)
+                bad |= run_case(&seams_z, t, 0, K, TENSOR, cplx, long_calls, 3, 4);
+            bad |= run_case(&g[14], t, 0, K, TENSOR, 0, long_calls, 3, 4);
+            bad |= run_case(&g[16], t, 0, K, TENSOR, 0, long_calls, 3, 4);
+            bad |= run_case(&seams_2d, t, 0, K, TENSOR | DISPERSIVE, 0, long_calls, 3, 4);
+        }
+    }
     /* skewed thread blocks (the shares of measured speeds, here random): the fused single
      * steps (3-D planes, 3 planes, 2-D rows); the wavefront's 3-D planes with and without bands,
      * 2K-plane blocks where the least binds, a wrapped z axis, 2-D rows */
@@ -565,12 +650,16 @@ int main(void)
                             {1, 0, 0}, {0, 0, 0}, 0};
         const geom seams_2d = {{15, 6 * K, 1}, {{2, 1}, {0, 3}, {0, 0}}, {0, 1, 0}, {1, 0, 0},
                                {0, 0, 0}, 1 + YEE_POL_TM};
+        const geom seams_t = {{15, 2 * K + 5, 12 * K}, {{2, 1}, {0, 3}, {1, 2}}, {0, 1, 1},
+                              {1, 0, 0}, {0, 0, 0}, 0};
         for (int t = 2; t <= 3; t++) {
             bad |= run_case(&g[0], t, 0, K, 0, 0, long_calls, 3, 6);
             bad |= run_case(&g[0], t, K, K, 1, 0, long_calls, 3, 6);
             bad |= run_case(&seams, t, 0, K, 0, 0, long_calls, 3, 6);
             bad |= run_case(&g[11], t, 0, K, 0, 0, long_calls, 3, 6);
             bad |= run_case(&seams_2d, t, 0, K, 1, 0, long_calls, 3, 6);
+            bad |= run_case(&g[0], t, 0, K, TENSOR, 0, long_calls, 3, 6);
+            bad |= run_case(&seams_t, t, 0, K, TENSOR, 0, long_calls, 3, 6);
         }
     }
     skewed = 0;
