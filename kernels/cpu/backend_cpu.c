@@ -598,6 +598,10 @@ static int cpu_dft_create(void *vctx, const yee_dft_region *r, int *id, yee_err 
         q->hnodes *= q->hcount[a];
         inside &= q->hlo[a] >= 0 && q->hlo[a] + q->hcount[a] <= c->d.n[a];
     }
+    /* a component this run does not store (a 2-D run's other polarization) is never held: its
+     * samples are zeros (cpu_dft_hold_rows, cpu_dft_hold_all), wherever its box lies */
+    if (!yee_component_array(c->f, r->comp))
+        inside = 1;
     c->dft_inside = (c->ndft == 0 || c->dft_inside) && inside;
     *id = c->ndft++;
     return YEE_OK;
