@@ -82,8 +82,9 @@ static const yee_deck_key schema[] = {
      .doc = "With subpixel: also the off-diagonal terms of the averaged inverse permittivity "
             "(Kottke et al. 2008) at interfaces between isotropic dielectrics, which an E "
             "component takes from its neighbours' curl H: second order for fields across "
-            "oblique interfaces too (docs/deck.md, Geometry). One rank only for now; slower "
-            "(one step per sweep on the CPU)."},
+            "oblique interfaces too (docs/deck.md, Geometry). One rank only for now; the "
+            "terms cost about 15 % of a 3-D step on the CPU (docs/performance.md, \"Tensor "
+            "nodes on the fast path\")."},
     {.path = "grid.subpixel_samples", .type = YEE_KT_INT, .unit = "-", .def = "8", .dval = 8,
      .flags = YEE_R_GE | YEE_R_LE, .lo = 2, .hi = 32,
      .doc = "Supersampling points per axis of a cell when averaging (samples^3 per interface "

@@ -22,10 +22,10 @@
  * of the least 2K layers. DFT regions: about half the steps of each call ask the tuned side to
  * hold their fields (yee_step_plan.dft), sampled after the call, and the reference samples them
  * after those steps; the sums must agree bit for bit, and the rows are held in the sweep unless
- * the held box of a component the run stores reaches a ghost node. Tensor nodes (random off-diagonal terms,
- * kernels/yee_tensor.h), which make the wavefront's E trail its H by a layer: K = 1..8 on
- * blocks of the least 4K layers, bands, a wrapped z axis, complex fields, 2-D runs, with
- * dispersive nodes, skewed blocks.
+ * the held box of a component the run stores reaches a ghost node. Tensor nodes (random
+ * off-diagonal terms, kernels/yee_tensor.h), which make the wavefront's E trail its H by a
+ * layer: K = 1..8 on blocks of the least 4K layers, bands, a wrapped z axis, complex fields,
+ * 2-D runs, with dispersive nodes, skewed blocks.
  */
 #include <math.h>
 #include <omp.h>
